@@ -1,0 +1,109 @@
+// Builds the Fastify application from its dependencies; main.ts listens, tests use app.inject().
+import { randomUUID } from "node:crypto";
+import type { Writable } from "node:stream";
+import cors from "@fastify/cors";
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Deps } from "./deps";
+import { AppError } from "./lib/errors";
+import { authRoutes } from "./modules/auth/auth.routes";
+import { healthRoutes } from "./modules/health/health.routes";
+import { websiteRoutes } from "./modules/website/website.routes";
+import authPlugin from "./plugins/auth";
+import envelopePlugin from "./plugins/envelope";
+
+/** Request ids: a caller's X-Request-Id is kept when it looks like an id, else a fresh UUID. */
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers["x-request-id"];
+  return typeof given === "string" && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
+}
+
+/**
+ * Log lines never carry passwords, tokens, keys, phone numbers or message text: request bodies are not
+ * logged at all, headers that carry secrets are redacted, and query strings (which can hold a phone
+ * number typed into a search box) are cut from the logged URL.
+ */
+export function loggerOptions(level: string, stream?: Writable): FastifyServerOptions["logger"] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: ["req.headers.authorization", "req.headers.cookie", "req.headers['x-api-key']", "*.password", "*.token"],
+      censor: "[redacted]",
+    },
+    serializers: {
+      req: (req) => ({ method: req.method, url: String(req.url).split("?")[0], remoteAddress: req.ip }),
+    },
+  };
+}
+
+export interface BuildOptions {
+  /** Where log lines go (default stdout); tests read them. */
+  logStream?: Writable;
+  /** Overrides config.LOG_LEVEL. */
+  logLevel?: string;
+}
+
+export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
+  const { config } = deps;
+  const app = Fastify({
+    logger: loggerOptions(opts.logLevel ?? config.LOG_LEVEL, opts.logStream),
+    genReqId: requestId,
+    requestIdHeader: false,
+    trustProxy: config.TRUST_PROXY === "true",
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate("deps", deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+
+  await app.register(envelopePlugin);
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS ? config.CORS_ORIGINS.split(",").map((s) => s.trim()) : true,
+    allowedHeaders: ["authorization", "content-type", "tenant-id", "lang", "idempotency-key", "x-request-id"],
+    exposedHeaders: ["x-request-id", "retry-after"],
+  });
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: `${config.REDIS_PREFIX}rl:`,
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError(429, "error.rate_limited", { retryAfter: Math.ceil(ctx.ttl / 1000) }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Switchboard API",
+        version: "1.0.0",
+        description:
+          "Multi-channel business messaging (RCS, WhatsApp, SMS). Every JSON route answers the envelope " +
+          "{ code, message, data }: code 0 success, 1 error (message in the `lang` header's language), 401 signed out.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(authPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(websiteRoutes);
+  await app.register(authRoutes);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

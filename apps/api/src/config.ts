@@ -1,0 +1,62 @@
+// The only place that reads process.env: everything else receives a Config.
+import { z } from "zod";
+
+const DEV_JWT_SECRET = "switchboard-dev-secret-change-me-0123456789";
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().min(1),
+    REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+    /** Prefix of every Redis key this process writes (tests give each run its own). */
+    REDIS_PREFIX: z.string().default("sb:"),
+    JWT_SECRET: z.string().min(1).default(DEV_JWT_SECRET),
+    /** Session lifetime in seconds. */
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 24 * 3600)
+      .default(12 * 3600),
+    /** Public address of this API, used to make logo paths absolute; else the request's own origin. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    /** Where uploaded files (logos, proofs, documents, batch files) are kept. */
+    UPLOAD_DIR: z.string().default(".data/uploads"),
+    /** Comma-separated origins allowed by CORS (the web client); empty = any origin in development. */
+    CORS_ORIGINS: z.string().default(""),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** Trust X-Forwarded-For from a reverse proxy (docker compose puts one in front). */
+    TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+    /** Sign-in limits: attempts per IP per minute, failures per account per window. */
+    LOGIN_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+    LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === "production" && (c.JWT_SECRET === DEV_JWT_SECRET || c.JWT_SECRET.length < 32)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "production needs JWT_SECRET set to a random value of at least 32 characters",
+      });
+    }
+  });
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const r = schema.safeParse(env);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return r.data;
+}

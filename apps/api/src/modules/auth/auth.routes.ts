@@ -1,0 +1,133 @@
+import { loginBody, loginResult, passwordModBody, registerBody, userInfo } from "@switchboard/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { principalOf } from "../../plugins/auth";
+import { requirePublicTenant, resolvePublicTenant } from "../website/website.service";
+import { changeOwnPassword, userInfo as loadUserInfo, login, register } from "./auth.service";
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const sign = app.signToken;
+  // Per-IP limit on every sign-in route (the per-account lock lives in the service).
+  const rateLimit = { max: deps.config.LOGIN_IP_PER_MINUTE, timeWindow: 60_000 };
+
+  app.post(
+    "/auth/login",
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ["auth"],
+        summary: "Customer sign-in (customer app /login and RCS portal /control/login)",
+        body: loginBody,
+        response: { 200: loginResult },
+      },
+    },
+    async (req) => {
+      const tenant = await resolvePublicTenant(deps.prisma, req);
+      return login(deps, sign, {
+        ...req.body,
+        area: "customer",
+        tenantId: tenant?.tenantId ?? null,
+        ip: req.ip,
+        userAgent: req.headers["user-agent"],
+      });
+    },
+  );
+
+  app.post(
+    "/auth/staff/login",
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ["auth"],
+        summary: "Staff sign-in: admins, agents and super admins (/system/login, /backend/login)",
+        body: loginBody,
+        response: { 200: loginResult },
+      },
+    },
+    async (req) => {
+      // A super admin signs in without a tenant; admins and agents need the tenant (header or host).
+      const tenant = await resolvePublicTenant(deps.prisma, req);
+      return login(deps, sign, {
+        ...req.body,
+        area: "staff",
+        tenantId: tenant?.tenantId ?? null,
+        ip: req.ip,
+        userAgent: req.headers["user-agent"],
+      });
+    },
+  );
+
+  app.post(
+    "/auth/register",
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ["auth"],
+        summary: "Customer registration; lands under the agent whose website config matches the host, else the tenant",
+        body: registerBody,
+        response: { 200: loginResult },
+      },
+    },
+    async (req) => {
+      const tenant = requirePublicTenant(await resolvePublicTenant(deps.prisma, req));
+      return register(deps, sign, {
+        ...req.body,
+        tenantId: tenant.tenantId,
+        agentId: tenant.agentId,
+        ip: req.ip,
+        userAgent: req.headers["user-agent"],
+      });
+    },
+  );
+
+  app.post(
+    "/auth/logout",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["auth"],
+        summary: "End this session: the token answers 401 from now on",
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req) => {
+      await app.revokeToken(principalOf(req));
+      return null;
+    },
+  );
+
+  app.get(
+    "/user/info",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["user"],
+        summary: "The signed-in user: id, user, type, tenantId and what the shell shows",
+        security: [{ bearer: [] }],
+        response: { 200: userInfo },
+      },
+    },
+    async (req) => loadUserInfo(deps, principalOf(req).userId),
+  );
+
+  app.post(
+    "/user/password/mod",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["user"],
+        summary:
+          "Change the caller's own password (old password required); other sessions end, a new token is returned",
+        security: [{ bearer: [] }],
+        body: passwordModBody,
+        response: { 200: loginResult },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      const result = await changeOwnPassword(deps, sign, p.userId, req.body.oldPassword, req.body.newPassword);
+      await app.revokeToken(p);
+      return result;
+    },
+  );
+};

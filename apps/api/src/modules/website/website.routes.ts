@@ -1,0 +1,18 @@
+import { websiteConfig } from "@switchboard/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { websiteConfigFor } from "./website.service";
+
+export const websiteRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { prisma, config } = app.deps;
+  app.get(
+    "/website/config",
+    {
+      schema: {
+        tags: ["website"],
+        summary: "Website config (title, logos, description) for the request's host",
+        response: { 200: websiteConfig },
+      },
+    },
+    async (req) => websiteConfigFor(prisma, req, config.PUBLIC_BASE_URL),
+  );
+};

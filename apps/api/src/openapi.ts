@@ -1,0 +1,19 @@
+// Prints the OpenAPI document as JSON without PostgreSQL or Redis: `npm run --silent openapi > openapi.json`.
+import { createPrisma } from "@switchboard/db";
+import { Redis } from "ioredis";
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://unused/unused",
+  LOG_LEVEL: "silent",
+});
+// Neither client connects until a query runs; none runs here.
+const prisma = createPrisma(config.DATABASE_URL);
+const redis = new Redis(config.REDIS_URL, { lazyConnect: true });
+const app = await buildApp({ config, prisma, redis });
+await app.ready();
+process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+await app.close();
+redis.disconnect();

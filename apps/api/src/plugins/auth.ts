@@ -1,0 +1,163 @@
+// Sessions: a JWT per sign-in, checked on every request against Redis (logged-out tokens) and the
+// user row (deleted, frozen, or password changed since the token was issued -> 401).
+// Tenancy: a signed-in user's tenant comes from its token; a super admin may act inside one tenant by
+// sending the tenant-id header. Before sign-in the tenant comes from the tenant-id header or the website
+// config of the request's host (DOMAIN.md).
+import { randomUUID } from "node:crypto";
+import fastifyJwt from "@fastify/jwt";
+import { AccountStatus, UserType } from "@switchboard/contracts";
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import fp from "fastify-plugin";
+import { AppError, forbidden, unauthorized } from "../lib/errors";
+
+export interface TokenClaims {
+  sub: string;
+  /** tenant id, null for super admins */
+  tid: number | null;
+  typ: number;
+  /** users.tokenVersion when issued */
+  ver: number;
+  jti: string;
+  exp: number;
+}
+
+/** The signed-in caller, on every authenticated request. */
+export interface Principal {
+  userId: number;
+  type: UserType;
+  /** The user's own tenant (null for super admins). */
+  homeTenantId: number | null;
+  /** The tenant this request acts in: the home tenant, or for a super admin the tenant-id header (or null = all). */
+  tenantId: number | null;
+  agentId: number | null;
+  username: string;
+  jti: string;
+  exp: number;
+}
+
+declare module "@fastify/jwt" {
+  interface FastifyJWT {
+    payload: Omit<TokenClaims, "exp">;
+    user: TokenClaims;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 unless a valid, live session token is presented. */
+    authenticate: preHandlerAsyncHookHandler;
+    /** preHandler factory: 403 unless the caller has one of these types. */
+    requireRoles: (...types: UserType[]) => preHandlerAsyncHookHandler;
+    signToken: (user: { id: number; tenantId: number | null; type: number; tokenVersion: number }) => {
+      token: string;
+      expiresAt: Date;
+    };
+    revokeToken: (principal: Pick<Principal, "jti" | "exp">) => Promise<void>;
+  }
+}
+
+/** The caller of an authenticated route (the authenticate preHandler guarantees it). */
+export function principalOf(req: FastifyRequest): Principal {
+  if (!req.principal) throw unauthorized();
+  return req.principal;
+}
+
+/** A header value as one trimmed string. */
+export function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+}
+
+/** The tenant-id header as a positive integer, or undefined when absent; malformed values are refused. */
+export function tenantHeader(req: FastifyRequest): number | undefined {
+  const raw = headerValue(req, "tenant-id");
+  if (raw === undefined || raw === "" || raw === "null" || raw === "undefined") return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw new AppError(400, "error.tenant_unknown");
+  return Number(raw);
+}
+
+const revokedKey = (prefix: string, jti: string) => `${prefix}revoked:${jti}`;
+
+export default fp(
+  async (app: FastifyInstance) => {
+    const { config, prisma, redis } = app.deps;
+    await app.register(fastifyJwt, {
+      secret: config.JWT_SECRET,
+      sign: { algorithm: "HS256", expiresIn: config.JWT_TTL_SECONDS },
+      verify: { algorithms: ["HS256"] },
+    });
+
+    app.decorate("signToken", (user) => {
+      const token = app.jwt.sign({
+        sub: String(user.id),
+        tid: user.tenantId,
+        typ: user.type,
+        ver: user.tokenVersion,
+        jti: randomUUID(),
+      });
+      const { exp } = app.jwt.decode<TokenClaims>(token)!;
+      return { token, expiresAt: new Date(exp * 1000) };
+    });
+
+    app.decorate("revokeToken", async ({ jti, exp }) => {
+      const ttl = exp - Math.floor(Date.now() / 1000);
+      if (ttl > 0) await redis.set(revokedKey(config.REDIS_PREFIX, jti), "1", "EX", ttl);
+    });
+
+    app.decorate("authenticate", async (req: FastifyRequest) => {
+      let claims: TokenClaims;
+      try {
+        claims = await req.jwtVerify<TokenClaims>();
+      } catch {
+        // missing, malformed, tampered or expired: all the same to the caller
+        throw unauthorized();
+      }
+      if (await redis.exists(revokedKey(config.REDIS_PREFIX, claims.jti))) throw unauthorized();
+      const userId = Number(claims.sub);
+      const user = await prisma.user.findUnique({
+        where: { id: userId },
+        select: {
+          id: true,
+          type: true,
+          tenantId: true,
+          agentId: true,
+          status: true,
+          tokenVersion: true,
+          deletedAt: true,
+          username: true,
+        },
+      });
+      if (
+        !user ||
+        user.deletedAt ||
+        user.status !== AccountStatus.NORMAL ||
+        user.tokenVersion !== claims.ver ||
+        user.tenantId !== claims.tid
+      ) {
+        throw unauthorized();
+      }
+      const type = user.type as UserType;
+      let tenantId = user.tenantId;
+      if (type === UserType.SUPER_ADMIN) tenantId = tenantHeader(req) ?? null;
+      req.principal = {
+        userId: user.id,
+        type,
+        homeTenantId: user.tenantId,
+        tenantId,
+        agentId: user.agentId,
+        username: user.username,
+        jti: claims.jti,
+        exp: claims.exp,
+      };
+    });
+
+    app.decorate("requireRoles", (...types: UserType[]) => async (req: FastifyRequest) => {
+      const p = principalOf(req);
+      if (!types.includes(p.type)) throw forbidden();
+    });
+  },
+  { name: "auth", dependencies: ["envelope"] },
+);

@@ -1,0 +1,5 @@
+export * from "./auth";
+export * from "./codes";
+export * from "./common";
+export * from "./messages";
+export * from "./money";

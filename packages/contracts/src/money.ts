@@ -1,0 +1,28 @@
+// Money is exact: the database keeps integer "money units", 1/10,000 of the currency unit
+// (12.34 CNY = 123400 units), so per-message prices like 0.0035 are exact too. The API speaks decimal
+// strings ("12.3400"); these two functions are the only conversion between the two forms.
+
+export const MONEY_SCALE = 4;
+const UNITS_PER_WHOLE = 10n ** BigInt(MONEY_SCALE);
+
+/** Largest amount accepted in one request: 100,000,000.0000 (keeps every sum far inside int64). */
+export const MAX_MONEY_UNITS = 100_000_000n * UNITS_PER_WHOLE;
+
+/** "12.34" -> 123400n. Returns null for anything that is not a plain non-negative decimal with <= scale decimals. */
+export function parseMoney(text: string, maxDecimals = MONEY_SCALE): bigint | null {
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const frac = m[2] ?? "";
+  if (frac.length > maxDecimals) return null;
+  return BigInt(m[1]!) * UNITS_PER_WHOLE + BigInt(frac.padEnd(MONEY_SCALE, "0") || "0");
+}
+
+/** 123400n -> "12.3400" (always MONEY_SCALE decimals, "-" for negatives). */
+export function formatMoney(units: bigint | number): string {
+  const v = BigInt(units);
+  const neg = v < 0n;
+  const abs = neg ? -v : v;
+  const whole = abs / UNITS_PER_WHOLE;
+  const frac = (abs % UNITS_PER_WHOLE).toString().padStart(MONEY_SCALE, "0");
+  return `${neg ? "-" : ""}${whole}.${frac}`;
+}

@@ -1,0 +1,30 @@
+// ISO 3166-1 countries with calling codes and zh/en names, from well-kept libraries rather than a typed list:
+// names from i18n-iso-countries, calling codes from libphonenumber-js (the same metadata that validates numbers).
+import countries from "i18n-iso-countries";
+import en from "i18n-iso-countries/langs/en.json" with { type: "json" };
+import zh from "i18n-iso-countries/langs/zh.json" with { type: "json" };
+import { type CountryCode, getCountries, getCountryCallingCode } from "libphonenumber-js";
+
+countries.registerLocale(en);
+countries.registerLocale(zh);
+
+export interface CountryRow {
+  code: string;
+  dialCode: string;
+  nameEn: string;
+  nameZh: string;
+}
+
+/** Every ISO country that has a calling code (territories without telephone numbering, e.g. AQ, BV, HM, are left out). */
+export function countryRows(): CountryRow[] {
+  const iso = new Set(Object.keys(countries.getAlpha2Codes()));
+  return getCountries()
+    .filter((code) => iso.has(code))
+    .map((code) => ({
+      code,
+      dialCode: getCountryCallingCode(code as CountryCode),
+      nameEn: countries.getName(code, "en") ?? code,
+      nameZh: countries.getName(code, "zh") ?? countries.getName(code, "en") ?? code,
+    }))
+    .sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -1,0 +1,27 @@
+// The database client every workspace uses: Prisma 7 with the node-postgres driver adapter
+// (no native query engine, nothing downloaded at run time).
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../generated/client";
+
+export { Prisma, PrismaClient } from "../generated/client";
+
+import type { Prisma } from "../generated/client";
+
+export type * from "../generated/models";
+
+export interface DbOptions {
+  /** Pool size; the API and the workers each open their own pool. */
+  max?: number;
+}
+
+export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaClient {
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  return new PrismaClient({ adapter });
+}
+
+/** A transaction client or the client itself: data-access functions take either. */
+export type Db = PrismaClient | Prisma.TransactionClient;
+
+export { migrate } from "./migrate";
+export { hashPassword, verifyPassword } from "./passwords";
+export { DEMO_LOGINS, DEMO_TENANT_CODE, type DemoLogin, seed } from "./seed";

@@ -1,0 +1,195 @@
+// Reference data for every start, demo data only for the demo start.
+// - always: countries (upserted, so library updates land).
+// - demo: a super admin, a demo tenant with an admin, an agent, two customers (one authenticated, one not),
+//   the three products with demo default prices, website configs for localhost. Created once; later starts
+//   leave them as users changed them.
+// - production: no known password anywhere; the first super admin comes from the environment.
+import { AuthRequirement, AuthStatus, ProductCode, UserType } from "@switchboard/contracts";
+import type { PrismaClient } from "../generated/client";
+import { countryRows } from "./countries";
+import { hashPassword } from "./passwords";
+
+export interface DemoLogin {
+  area: string;
+  username: string;
+  password: string;
+  note: string;
+}
+
+export interface SeedResult {
+  countries: number;
+  logins: DemoLogin[];
+  createdDemo: boolean;
+}
+
+export const DEMO_TENANT_CODE = "demo";
+
+export const DEMO_LOGINS: DemoLogin[] = [
+  { area: "staff (/system/login)", username: "superadmin", password: "Super12345", note: "super admin, all tenants" },
+  { area: "staff (/system/login)", username: "admin", password: "Admin12345", note: "admin of the demo tenant" },
+  { area: "staff (/system/login)", username: "agent", password: "Agent12345", note: "agent of the demo tenant" },
+  { area: "customer (/login)", username: "customer", password: "Customer123", note: "authenticated, balance 1,000.00" },
+  { area: "customer (/login)", username: "newcustomer", password: "Customer123", note: "not authenticated yet" },
+];
+
+/** Demo default prices in money units (1/10,000): SMS per segment, WS and RCS per message. */
+const DEMO_PRICES: Record<number, { default: bigint; overrides: Record<string, bigint> }> = {
+  [ProductCode.SMS]: { default: 450n, overrides: { CN: 350n, US: 80n, GB: 400n, IN: 120n } },
+  [ProductCode.WS]: { default: 600n, overrides: { CN: 500n, US: 250n, IN: 90n } },
+  [ProductCode.RCS]: { default: 800n, overrides: { CN: 600n, US: 300n } },
+};
+
+async function seedCountries(prisma: PrismaClient): Promise<number> {
+  const rows = countryRows();
+  await prisma.$transaction(rows.map((r) => prisma.country.upsert({ where: { code: r.code }, create: r, update: r })));
+  return rows.length;
+}
+
+async function ensureSuperAdmin(prisma: PrismaClient, username: string, password: string) {
+  const existing = await prisma.user.findFirst({ where: { type: UserType.SUPER_ADMIN, deletedAt: null } });
+  if (existing) return false;
+  await prisma.user.create({
+    data: {
+      type: UserType.SUPER_ADMIN,
+      tenantId: null,
+      username,
+      passwordHash: await hashPassword(password),
+      lang: "zh",
+    },
+  });
+  return true;
+}
+
+async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[]) {
+  const h = async (pw: string) => hashPassword(pw);
+  const [superLogin, adminLogin, agentLogin, customerLogin, newCustomerLogin] = DEMO_LOGINS as [
+    DemoLogin,
+    DemoLogin,
+    DemoLogin,
+    DemoLogin,
+    DemoLogin,
+  ];
+  await ensureSuperAdmin(prisma, superLogin.username, superLogin.password);
+
+  const tenant = await prisma.tenant.create({
+    data: {
+      code: DEMO_TENANT_CODE,
+      name: "Demo Platform",
+      currency: "CNY",
+      setting: {
+        create: { reviewMode: 2, reviewThreshold: 10_000, sensitiveWords: ["casino", "赌博"], international: true },
+      },
+    },
+  });
+  const admin = await prisma.user.create({
+    data: {
+      tenantId: tenant.id,
+      type: UserType.ADMIN,
+      username: adminLogin.username,
+      passwordHash: await h(adminLogin.password),
+      nickname: "Demo Admin",
+    },
+  });
+  const agent = await prisma.user.create({
+    data: {
+      tenantId: tenant.id,
+      type: UserType.AGENT,
+      username: agentLogin.username,
+      passwordHash: await h(agentLogin.password),
+      nickname: "Demo Agent",
+      createdById: admin.id,
+    },
+  });
+  await prisma.user.create({
+    data: {
+      tenantId: tenant.id,
+      type: UserType.USER,
+      username: customerLogin.username,
+      passwordHash: await h(customerLogin.password),
+      nickname: "Demo Customer",
+      company: "Demo Trading Co.",
+      agentId: agent.id,
+      createdById: agent.id,
+      authStatus: AuthStatus.AUTHENTICATED,
+      authRequirement: AuthRequirement.REQUIRED,
+      balance: 1_000n * 10_000n,
+      // The ledger replays to the balance: the opening balance is a recharge row.
+      balanceLogs: {
+        create: {
+          tenantId: tenant.id,
+          type: 1,
+          amount: 1_000n * 10_000n,
+          balanceAfter: 1_000n * 10_000n,
+          operatorId: agent.id,
+          remark: "demo opening balance",
+        },
+      },
+    },
+  });
+  await prisma.user.create({
+    data: {
+      tenantId: tenant.id,
+      type: UserType.USER,
+      username: newCustomerLogin.username,
+      passwordHash: await h(newCustomerLogin.password),
+      nickname: "New Customer",
+      agentId: agent.id,
+      createdById: agent.id,
+      authStatus: AuthStatus.NOT_AUTHENTICATED,
+      authRequirement: AuthRequirement.REQUIRED,
+    },
+  });
+
+  await prisma.websiteConfig.createMany({
+    data: [
+      {
+        host: "localhost",
+        tenantId: tenant.id,
+        title: "Switchboard",
+        description: "Business messaging over RCS, WhatsApp and SMS",
+      },
+      {
+        host: "127.0.0.1",
+        tenantId: tenant.id,
+        title: "Switchboard",
+        description: "Business messaging over RCS, WhatsApp and SMS",
+      },
+      { host: "agent.localhost", tenantId: tenant.id, agentId: agent.id, title: "Demo Agent Messaging" },
+    ],
+  });
+
+  const products = [
+    { code: ProductCode.RCS, name: "RCS Business Messaging", category: "RCS" },
+    { code: ProductCode.WS, name: "WhatsApp Business", category: "WhatsApp" },
+    { code: ProductCode.SMS, name: "International SMS", category: "SMS" },
+  ];
+  for (const p of products) {
+    const product = await prisma.product.create({ data: { tenantId: tenant.id, ...p } });
+    const plan = DEMO_PRICES[p.code]!;
+    await prisma.price.createMany({
+      data: countryCodes.map((countryCode) => ({
+        productId: product.id,
+        countryCode,
+        unitPrice: plan.overrides[countryCode] ?? plan.default,
+        updatedById: admin.id,
+      })),
+    });
+  }
+}
+
+export async function seed(
+  prisma: PrismaClient,
+  opts: { mode: "demo" } | { mode: "production"; superAdmin?: { username: string; password: string } },
+): Promise<SeedResult> {
+  const countries = await seedCountries(prisma);
+  if (opts.mode === "production") {
+    if (opts.superAdmin) await ensureSuperAdmin(prisma, opts.superAdmin.username, opts.superAdmin.password);
+    return { countries, logins: [], createdDemo: false };
+  }
+  const exists = await prisma.tenant.findUnique({ where: { code: DEMO_TENANT_CODE } });
+  if (!exists) {
+    const codes = (await prisma.country.findMany({ select: { code: true } })).map((c) => c.code);
+    await seedDemoTenant(prisma, codes);
+  }
+  return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
+}
