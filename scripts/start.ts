@@ -1,0 +1,154 @@
+// `npm start`: the whole platform on embedded defaults.
+// 1. PostgreSQL: DATABASE_URL, else the local default port, else an embedded PostgreSQL under .data/.
+// 2. Redis: REDIS_URL, else the local default port, else redis-server from PATH; else a clear message.
+// 3. Migrations, then the seed (demo logins; NODE_ENV=production seeds none, see README).
+// 4. The services as child processes with prefixed output; Ctrl-C stops everything this script started.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createPrisma, DEMO_LOGINS, migrate, seed } from "@switchboard/db";
+import {
+  ensureDatabase,
+  LOCAL_POSTGRES,
+  LOCAL_REDIS,
+  postgresAnswers,
+  ROOT,
+  redisAnswers,
+  redisServerOnPath,
+  type Started,
+  startEmbeddedPostgres,
+  startRedisServer,
+} from "./lib/services";
+
+const production = process.env.NODE_ENV === "production";
+const cleanups: Array<() => Promise<void>> = [];
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function say(line: string) {
+  process.stdout.write(`[start] ${line}\n`);
+}
+
+async function stopAll(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null)));
+    for (const fn of cleanups.reverse()) await fn();
+  }
+  process.exit(code);
+}
+process.once("SIGINT", () => void stopAll(0));
+process.once("SIGTERM", () => void stopAll(0));
+
+async function postgres(): Promise<Started> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, how: "DATABASE_URL" };
+  if (await postgresAnswers(LOCAL_POSTGRES)) {
+    return { url: await ensureDatabase(LOCAL_POSTGRES, "switchboard"), how: "local PostgreSQL on 127.0.0.1:5432" };
+  }
+  say("no PostgreSQL on 127.0.0.1:5432: starting an embedded one");
+  const embedded = await startEmbeddedPostgres();
+  cleanups.push(embedded.stop!);
+  return { ...embedded, url: await ensureDatabase(embedded.url, "switchboard") };
+}
+
+async function redis(): Promise<Started> {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, how: "REDIS_URL" };
+  if (await redisAnswers(LOCAL_REDIS)) return { url: LOCAL_REDIS, how: "local Redis on 127.0.0.1:6379" };
+  if (!redisServerOnPath()) {
+    process.stderr.write(
+      "[start] Redis is needed and none answers on 127.0.0.1:6379, and no redis-server is on PATH.\n" +
+        "        Install one (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis)\n" +
+        "        or point REDIS_URL at a running Redis, then run npm start again.\n",
+    );
+    return stopAll(1);
+  }
+  const started = await startRedisServer();
+  cleanups.push(started.stop!);
+  return started;
+}
+
+function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = `[${name}] `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream.on("data", (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split("\n");
+      rest = lines.pop() ?? "";
+      for (const l of lines) process.stdout.write(prefix + l + "\n");
+    });
+  }
+  child.once("exit", (code, signal) => {
+    if (!stopping) {
+      say(`${name} exited (${signal ?? code}); stopping everything`);
+      void stopAll(code ?? 1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+const db = await postgres();
+const cache = await redis();
+say(`PostgreSQL: ${db.how}`);
+say(`Redis:      ${cache.how}`);
+
+const t0 = performance.now();
+const { applied } = await migrate(db.url, "deploy");
+say(
+  `migrations: ${applied.length ? `applied ${applied.join(", ")}` : "up to date"} (${Math.round(performance.now() - t0)} ms)`,
+);
+
+const prisma = createPrisma(db.url, { max: 2 });
+const { SUPER_ADMIN_USERNAME, SUPER_ADMIN_PASSWORD } = process.env;
+const seeded = await seed(
+  prisma,
+  production
+    ? {
+        mode: "production",
+        superAdmin:
+          SUPER_ADMIN_USERNAME && SUPER_ADMIN_PASSWORD
+            ? { username: SUPER_ADMIN_USERNAME, password: SUPER_ADMIN_PASSWORD }
+            : undefined,
+      }
+    : { mode: "demo" },
+);
+await prisma.$disconnect();
+say(`seed: ${seeded.countries} countries${seeded.createdDemo ? ", demo tenant created" : ""}`);
+
+const apiPort = Number(process.env.PORT ?? 3000);
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: db.url,
+  REDIS_URL: cache.url,
+  PORT: String(apiPort),
+  NODE_ENV: process.env.NODE_ENV ?? "development",
+};
+run("api", ["--import", "tsx", "apps/api/src/main.ts"], env);
+
+// Wait until the API answers before printing where everything is.
+const apiUrl = `http://127.0.0.1:${apiPort}`;
+for (let i = 0; i < 100; i++) {
+  const ok = await fetch(`${apiUrl}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (ok) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+const lines = [
+  "",
+  "Switchboard is running (Ctrl-C stops everything started here)",
+  `  API        ${apiUrl}    (OpenAPI UI ${apiUrl}/docs, readiness ${apiUrl}/readyz)`,
+];
+if (!production) {
+  lines.push("", "Demo logins (this demo start only; a production start seeds no known password):");
+  for (const l of DEMO_LOGINS)
+    lines.push(`  ${l.area.padEnd(24)} ${l.username.padEnd(12)} ${l.password.padEnd(12)} ${l.note}`);
+  lines.push(
+    "",
+    "Try it:",
+    `  curl -s ${apiUrl}/auth/login -H 'content-type: application/json' -d '{"username":"customer","password":"Customer123"}'`,
+  );
+}
+process.stdout.write(`${lines.join("\n")}\n\n`);
