@@ -74,7 +74,7 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
     stream.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString()).split("\n");
       rest = lines.pop() ?? "";
-      for (const l of lines) process.stdout.write(prefix + l + "\n");
+      for (const l of lines) process.stdout.write(`${prefix}${l}\n`);
     });
   }
   child.once("exit", (code, signal) => {
