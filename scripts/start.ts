@@ -5,6 +5,7 @@
 // 4. The services as child processes with prefixed output; Ctrl-C stops everything this script started.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createPrisma, DEMO_LOGINS, migrate, seed } from "@switchboard/db";
+import { ConfigError, loadConfig } from "../apps/api/src/config";
 import {
   ensureDatabase,
   LOCAL_POSTGRES,
@@ -85,6 +86,18 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
   });
   children.push(child);
   return child;
+}
+
+// A production start refuses a missing or default JWT secret before touching any database.
+try {
+  loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://checked-later" });
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`[start] ${err.message}\n`);
+  process.exit(1);
+}
+if (production && !(process.env.SUPER_ADMIN_USERNAME && process.env.SUPER_ADMIN_PASSWORD)) {
+  say("production start without SUPER_ADMIN_USERNAME/SUPER_ADMIN_PASSWORD: no super admin is created if none exists");
 }
 
 const db = await postgres();

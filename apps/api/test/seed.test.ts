@@ -1,0 +1,83 @@
+// The seed in both modes, each on a database of its own.
+import { randomBytes } from "node:crypto";
+import { UserType } from "@switchboard/contracts";
+import { createPrisma, migrate, seed, verifyPassword } from "@switchboard/db";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const base = inject("databaseUrl");
+const name = `seedtest_${randomBytes(4).toString("hex")}`;
+const url = (() => {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+})();
+
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin(`CREATE DATABASE "${name}"`);
+  const { applied } = await migrate(url, "deploy");
+  expect(applied.length).toBeGreaterThan(0);
+});
+afterAll(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+
+describe("seed", () => {
+  it("in production mode creates countries and only the super admin from the environment, no known password", async () => {
+    const prisma = createPrisma(url, { max: 2 });
+    try {
+      const r = await seed(prisma, { mode: "production", superAdmin: { username: "root", password: "From-Env-123" } });
+      expect(r).toEqual({ countries: expect.any(Number), logins: [], createdDemo: false });
+      expect(r.countries).toBeGreaterThan(240);
+      const users = await prisma.user.findMany();
+      expect(users.map((u) => [u.username, u.type])).toEqual([["root", UserType.SUPER_ADMIN]]);
+      expect(await verifyPassword(users[0]!.passwordHash, "From-Env-123")).toBe(true);
+      expect(await prisma.tenant.count()).toBe(0);
+      // a second run changes nothing (the first super admin is not replaced)
+      await seed(prisma, { mode: "production", superAdmin: { username: "other", password: "Another-123" } });
+      expect(await prisma.user.count()).toBe(1);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it("in demo mode adds the demo tenant once, with countries carrying dial codes and zh/en names", async () => {
+    const prisma = createPrisma(url, { max: 2 });
+    try {
+      const first = await seed(prisma, { mode: "demo" });
+      expect(first.createdDemo).toBe(true);
+      expect((await seed(prisma, { mode: "demo" })).createdDemo).toBe(false);
+      const tenant = await prisma.tenant.findUniqueOrThrow({
+        where: { code: "demo" },
+        include: { users: true, products: true },
+      });
+      expect(tenant.users.map((u) => u.username).sort()).toEqual(["admin", "agent", "customer", "newcustomer"]);
+      expect(tenant.products.map((p) => p.code).sort()).toEqual([1000, 2000, 3000]);
+      expect(await prisma.country.findUnique({ where: { code: "CN" } })).toEqual({
+        code: "CN",
+        dialCode: "86",
+        nameEn: "China",
+        nameZh: "中国",
+      });
+      expect(await prisma.country.findUnique({ where: { code: "US" } })).toMatchObject({
+        dialCode: "1",
+        nameZh: "美国",
+      });
+      const countries = await prisma.country.count();
+      expect(await prisma.price.count()).toBe(countries * 3);
+      const customer = tenant.users.find((u) => u.username === "customer")!;
+      const logs = await prisma.balanceLog.findMany({ where: { userId: customer.id } });
+      expect(logs.reduce((s, l) => s + l.amount, 0n)).toBe(customer.balance);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+});
