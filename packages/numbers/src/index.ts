@@ -1,0 +1,1 @@
+export { knownCountries, type NormalizeOptions, type NumberResult, normalizeNumber } from "./normalize";
