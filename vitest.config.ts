@@ -3,6 +3,6 @@ import { defineConfig } from "vitest/config";
 // One run over every workspace that has tests; each keeps its own config beside its code.
 export default defineConfig({
   test: {
-    projects: ["apps/api", "apps/web", "packages/contracts", "packages/channels", "packages/numbers"],
+    projects: ["apps/api", "apps/web", "packages/contracts", "packages/channels", "packages/numbers", "workers"],
   },
 });

@@ -3,3 +3,4 @@ export * from "./codes";
 export * from "./common";
 export * from "./messages";
 export * from "./money";
+export * from "./sms-segments";

@@ -1,0 +1,28 @@
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { ConfigProvider } from "antd";
+import enUS from "antd/es/locale/en_US";
+import zhCN from "antd/es/locale/zh_CN";
+import type { ReactNode } from "react";
+import { WebsiteConfigEffects } from "../features/website/components/WebsiteConfigEffects";
+import { I18nProvider, useI18n } from "../lib/i18n";
+
+function AntdProviders({ children }: { children: ReactNode }) {
+  const { lang } = useI18n();
+  return (
+    <ConfigProvider locale={lang === "zh" ? zhCN : enUS} theme={{ token: { colorPrimary: "#1f6feb" } }}>
+      <WebsiteConfigEffects />
+      {children}
+    </ConfigProvider>
+  );
+}
+
+/** Data, language and antd context for the whole app (tests render pages inside it too). */
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider>
+        <AntdProviders>{children}</AntdProviders>
+      </I18nProvider>
+    </QueryClientProvider>
+  );
+}

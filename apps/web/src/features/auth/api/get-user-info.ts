@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../lib/api";
+import type { UserType } from "../../../lib/user-type";
+
+/** GET /user/info */
+export interface UserInfo {
+  id: number | string;
+  user: string;
+  type: UserType;
+  tenantId: number | string | null;
+  agentId: number | string | null;
+  /** Decimal string, e.g. "1234.5000". */
+  balance: string;
+  authStatus: number;
+  nickname: string | null;
+}
+
+export function getUserInfo(signal?: AbortSignal): Promise<UserInfo | null> {
+  return api.get<UserInfo | null>("/user/info", { signal });
+}
+
+export const userInfoQueryKey = ["user", "info"] as const;
+
+export function userInfoQueryOptions() {
+  return queryOptions({
+    queryKey: userInfoQueryKey,
+    queryFn: ({ signal }) => getUserInfo(signal),
+    staleTime: 60_000,
+  });
+}
+
+export function useUserInfo() {
+  return useQuery(userInfoQueryOptions());
+}

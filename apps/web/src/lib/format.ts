@@ -1,0 +1,77 @@
+/**
+ * Number and money display (spec section 9): values of 1000 and above get thousands separators.
+ * Money arrives as decimal strings ("1234.5000") and is formatted on the digits, never through a
+ * binary float.
+ */
+
+const DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?$/;
+
+function group(integer: string): string {
+  return integer.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+interface Decimal {
+  negative: boolean;
+  integer: string;
+  fraction: string;
+}
+
+function parseDecimal(value: string | number | bigint): Decimal | null {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return null;
+    // Up to 10 fraction digits is beyond any count or price the platform shows.
+    value = value.toFixed(10);
+  }
+  const match = DECIMAL.exec(String(value).trim());
+  if (!match) return null;
+  const integer = (match[2] ?? "0").replace(/^0+(?=\d)/, "");
+  return { negative: match[1] === "-", integer, fraction: match[3] ?? "" };
+}
+
+/** Rounds half up to `digits` fraction digits, on the digit strings. */
+function roundFraction({ negative, integer, fraction }: Decimal, digits: number): Decimal {
+  if (fraction.length <= digits) return { negative, integer, fraction };
+  const kept = BigInt(integer + fraction.slice(0, digits)) + (Number(fraction[digits]) >= 5 ? 1n : 0n);
+  const text = kept.toString().padStart(digits + 1, "0");
+  return {
+    negative,
+    integer: text.slice(0, text.length - digits),
+    fraction: text.slice(text.length - digits),
+  };
+}
+
+function render({ negative, integer, fraction }: Decimal, minFraction: number, maxFraction: number): string {
+  const rounded = roundFraction({ negative, integer, fraction }, maxFraction);
+  let digits = rounded.fraction.replace(/0+$/, "");
+  if (digits.length < minFraction) digits = digits.padEnd(minFraction, "0");
+  const isZero = /^0*$/.test(rounded.integer + digits);
+  const sign = rounded.negative && !isZero ? "-" : "";
+  return `${sign}${group(rounded.integer)}${digits ? `.${digits}` : ""}`;
+}
+
+export interface FormatNumberOptions {
+  /** Fraction digits kept at most (rounded half up). Default 4. */
+  maxFraction?: number;
+  /** Text for a missing or unreadable value. Default "-". */
+  empty?: string;
+}
+
+/** 999 -> "999", 1000 -> "1,000", "1234567.5" -> "1,234,567.5". */
+export function formatNumber(
+  value: number | string | bigint | null | undefined,
+  { maxFraction = 4, empty = "-" }: FormatNumberOptions = {},
+): string {
+  if (value === null || value === undefined || value === "") return empty;
+  const decimal = parseDecimal(value);
+  return decimal ? render(decimal, 0, maxFraction) : empty;
+}
+
+/**
+ * Money: 2 decimals, more only when they are significant (at most 4).
+ * "1234.5000" -> "1,234.50", "0.1234" -> "0.1234", "12.3450" -> "12.345".
+ */
+export function formatMoney(value: number | string | bigint | null | undefined, { empty = "-" } = {}): string {
+  if (value === null || value === undefined || value === "") return empty;
+  const decimal = parseDecimal(value);
+  return decimal ? render(decimal, 2, 4) : empty;
+}

@@ -1,0 +1,74 @@
+/**
+ * The one place that reads and writes local storage (spec section 9): token, user type, tenant id,
+ * agent id, language and the international flag.
+ */
+import { toUserType, type UserType } from "./user-type";
+
+export type Lang = "zh" | "en";
+export const DEFAULT_LANG: Lang = "zh";
+
+const KEY = {
+  token: "switchboard.token",
+  userType: "switchboard.userType",
+  tenantId: "switchboard.tenantId",
+  agentId: "switchboard.agentId",
+  lang: "switchboard.lang",
+  international: "switchboard.international",
+} as const;
+
+export interface SessionIdentity {
+  userType: UserType;
+  tenantId?: string | number | null;
+  agentId?: string | number | null;
+}
+
+function read(key: string): string | null {
+  return window.localStorage.getItem(key);
+}
+
+function write(key: string, value: string | number | null | undefined): void {
+  if (value === null || value === undefined || value === "") window.localStorage.removeItem(key);
+  else window.localStorage.setItem(key, String(value));
+}
+
+export const storage = {
+  getToken: (): string | null => read(KEY.token),
+  getUserType: (): UserType | null => toUserType(read(KEY.userType)),
+  getTenantId: (): string | null => read(KEY.tenantId),
+  getAgentId: (): string | null => read(KEY.agentId),
+
+  getLang(): Lang {
+    const lang = read(KEY.lang);
+    return lang === "en" || lang === "zh" ? lang : DEFAULT_LANG;
+  },
+  setLang(lang: Lang): void {
+    write(KEY.lang, lang);
+  },
+
+  /** "1" international, "0" domestic, null when no mode was chosen. */
+  getInternational(): "1" | "0" | null {
+    const value = read(KEY.international);
+    return value === "1" || value === "0" ? value : null;
+  },
+  setInternational(on: boolean): void {
+    write(KEY.international, on ? "1" : "0");
+  },
+
+  /** Stores a fresh login. */
+  saveSession(token: string, identity: SessionIdentity): void {
+    write(KEY.token, token);
+    storage.saveIdentity(identity);
+  },
+  /** Refreshes who the user is (from /user/info) without touching the token. */
+  saveIdentity(identity: SessionIdentity): void {
+    write(KEY.userType, identity.userType);
+    write(KEY.tenantId, identity.tenantId);
+    if (identity.agentId !== undefined) write(KEY.agentId, identity.agentId);
+  },
+  /** Forgets the token and the user's identity (type, tenant, agent); language and mode stay. */
+  clearSession(): void {
+    for (const key of [KEY.token, KEY.userType, KEY.tenantId, KEY.agentId]) window.localStorage.removeItem(key);
+  },
+};
+
+export type AppStorage = typeof storage;

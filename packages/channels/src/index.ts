@@ -1,0 +1,29 @@
+export type {
+  ChannelAdapter,
+  ChannelKind,
+  DeliveryReport,
+  DeliveryStatus,
+  Logger,
+  OutboundMessage,
+  SendFailure,
+  SendOutcome,
+  SmsMessage,
+} from "./adapter";
+export { ChannelError, sendFailure, silentLogger } from "./adapter";
+export type { SmppAdapter, SmppAdapterDeps, SmppAdapterStats } from "./smpp/adapter";
+export { createSmppAdapter } from "./smpp/adapter";
+export type { SmppConfig, SmppConfigInput } from "./smpp/config";
+export { smppConfigSchema } from "./smpp/config";
+export type { SmppStatus } from "./smpp/errors";
+export { isThrottleStatus, SMPP_STATUS, smppStatus } from "./smpp/errors";
+export type { MessageIdFormat, MessageIdOptions, ParsedReceipt, ReceiptPduFields, ReceiptText } from "./smpp/receipt";
+export {
+  canonicalMessageId,
+  messageIdVariants,
+  parseDeliveryReceipt,
+  parseReceiptDate,
+  parseReceiptText,
+  receiptStatus,
+  resolveReceiptMessageId,
+  toDeliveryReport,
+} from "./smpp/receipt";

@@ -1,0 +1,444 @@
+// SMPP 3.4 channel adapter: a window of pipelined submit_sm over one transceiver link (or a transmitter +
+// receiver pair), receipts from deliver_sm, and the retry rules below.
+//
+// Retry rules
+//   - ESME_RTHROTTLED / ESME_RMSGQFUL: the adapter halves its effective window, pauses all submits with an
+//     exponential backoff (throttleBackoffMs doubling up to throttleBackoffMaxMs), and resubmits that PDU ahead of
+//     the queue, up to throttleRetries times; then a retryable failure. The window grows back by one per window of
+//     accepted submits.
+//   - Every other error status resolves at once through the one status map (errors.ts).
+//   - A submit written but unanswered when the link drops, or after submitTimeoutMs, resolves as a retryable
+//     failure (CONNECTION_LOST / SUBMIT_TIMEOUT). The adapter never resubmits those itself: the SMSC may have
+//     accepted them, so only the caller may decide to risk a duplicate. A late submit_sm_resp for a resolved
+//     submit is ignored, so no message is ever reported twice.
+//   - send() while the link is down waits for the rebind, up to submitTimeoutMs (NOT_BOUND, retryable). Waiting for
+//     a window slot while bound is backpressure and has no deadline; the caller bounds its own concurrency.
+//   - Multipart: parts are pipelined; the outcome is ok only when every part is accepted, with the first part's id.
+//     The first failing part decides the failure, and parts not yet written are dropped.
+import smpp from "smpp";
+import "./tuning";
+import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, SendOutcome } from "../adapter";
+import { sendFailure, silentLogger } from "../adapter";
+import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
+import { encodeMessage } from "./encoding";
+import { ESME_RINVCMDID, isThrottleStatus, smppStatus } from "./errors";
+import { SmppLink } from "./link";
+import { probeSmpp } from "./probe";
+import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
+
+export interface SmppAdapterDeps {
+  logger?: Logger;
+}
+
+export interface SmppAdapterStats {
+  bound: boolean;
+  queued: number;
+  inflight: number;
+  /** Current effective window (shrinks under throttling). */
+  window: number;
+  submitted: number;
+  accepted: number;
+  rejected: number;
+  throttled: number;
+  timedOut: number;
+  lost: number;
+  reports: number;
+}
+
+export interface SmppAdapter extends ChannelAdapter {
+  readonly kind: "smpp";
+  stats(): SmppAdapterStats;
+}
+
+const MAX_PARTS = 255; // the concatenation IE counts parts in one octet
+const CLOSE_DRAIN_MAX_MS = 5_000;
+
+interface Job {
+  resolve: (outcome: SendOutcome) => void;
+  parts: number;
+  remaining: number;
+  firstId: string;
+  done: boolean;
+  enqueuedAt: number;
+}
+
+interface Submit {
+  job: Job;
+  index: number;
+  /** submit_sm parameters; reused as-is when a throttled submit is retried. */
+  fields: Record<string, unknown>;
+  attempts: number;
+  sentAt: number;
+}
+
+/** Array FIFO with a moving head: O(1) shift without Array#shift's copying on 100k-deep queues. */
+class Fifo<T> {
+  private items: Array<T | undefined> = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+export function createSmppAdapter(config: SmppConfigInput, deps: SmppAdapterDeps = {}): SmppAdapter {
+  return new SmppAdapterImpl(smppConfigSchema.parse(config), deps.logger ?? silentLogger);
+}
+
+class SmppAdapterImpl implements SmppAdapter {
+  readonly kind = "smpp" as const;
+  private readonly config: SmppConfig;
+  private readonly logger: Logger;
+  private readonly idOptions: MessageIdOptions;
+  private readonly tx: SmppLink;
+  private readonly rx: SmppLink | undefined;
+  private readonly queue = new Fifo<Submit>();
+  /** Throttled submits waiting to go again; they go before the queue. */
+  private readonly retry = new Fifo<Submit>();
+  private readonly inflight = new Map<number, Submit>();
+  private readonly handlers: Array<(report: DeliveryReport) => void> = [];
+  private window: number;
+  private growCredit = 0;
+  private pausedUntil = 0;
+  private consecutiveThrottles = 0;
+  private resumeTimer: NodeJS.Timeout | undefined;
+  private readonly sweepTimer: NodeJS.Timeout;
+  /** When the transmitting link went down (or the adapter started); meaningful only while it is not bound. */
+  private downSince = Date.now();
+  private concatRef = Math.floor(Math.random() * 0x10000);
+  private closing = false;
+  private closed: Promise<void> | undefined;
+  private readonly counters = {
+    submitted: 0,
+    accepted: 0,
+    rejected: 0,
+    throttled: 0,
+    timedOut: 0,
+    lost: 0,
+    reports: 0,
+  };
+
+  constructor(config: SmppConfig, logger: Logger) {
+    this.config = config;
+    this.logger = logger;
+    this.window = config.windowSize;
+    this.idOptions = { messageIdFormat: config.messageIdFormat, receiptIdFormat: config.receiptIdFormat };
+    const onPdu = (pdu: smpp.PDU, link: SmppLink) => this.onPdu(pdu, link);
+    const common = {
+      host: config.host,
+      port: config.port,
+      systemId: config.systemId,
+      password: config.password,
+      systemType: config.systemType,
+      bindTimeoutMs: config.bindTimeoutMs,
+      enquireLinkIntervalMs: config.enquireLinkIntervalMs,
+      reconnectInitialMs: config.reconnectInitialMs,
+      reconnectMaxMs: config.reconnectMaxMs,
+      logger,
+      onPdu,
+    };
+    this.tx = new SmppLink({
+      ...common,
+      role: config.bindMode === "transceiver" ? "transceiver" : "transmitter",
+      onBound: () => this.pump(),
+      onDown: () => this.onTxDown(),
+    });
+    this.rx =
+      config.bindMode === "transmitter_receiver"
+        ? new SmppLink({ ...common, role: "receiver", onBound: () => {}, onDown: () => {} })
+        : undefined;
+    // One sweeper instead of a timer per message: deadlines are coarse (seconds), messages are many.
+    const sweepEvery = Math.max(20, Math.min(1_000, Math.floor(config.submitTimeoutMs / 4)));
+    this.sweepTimer = setInterval(() => this.sweep(), sweepEvery);
+    this.sweepTimer.unref();
+    this.tx.start();
+    this.rx?.start();
+  }
+
+  stats(): SmppAdapterStats {
+    return {
+      bound: this.tx.isBound,
+      queued: this.queue.size + this.retry.size,
+      inflight: this.inflight.size,
+      window: this.window,
+      ...this.counters,
+    };
+  }
+
+  onReport(handler: (report: DeliveryReport) => void): void {
+    this.handlers.push(handler);
+  }
+
+  test(): Promise<{ ok: boolean; detail: string }> {
+    return probeSmpp(this.config);
+  }
+
+  send(msg: OutboundMessage): Promise<SendOutcome> {
+    if (this.closing) return Promise.resolve(sendFailure("ADAPTER_CLOSED", true, "adapter is closed"));
+    const to = msg.to.startsWith("+") ? msg.to.slice(1) : msg.to;
+    if (!/^[0-9]{1,20}$/.test(to)) {
+      return Promise.resolve(sendFailure("INVALID_DESTINATION", false, "destination is not an E.164 number"));
+    }
+    if (msg.text.length === 0) return Promise.resolve(sendFailure("EMPTY_MESSAGE", false));
+    const encoded = encodeMessage(msg.text, this.config.concatenation, this.concatRef);
+    const total = encoded.parts.length;
+    if (total > MAX_PARTS) {
+      return Promise.resolve(sendFailure("MESSAGE_TOO_LONG", false, `${total} parts, at most ${MAX_PARTS}`));
+    }
+    if (total > 1) this.concatRef = (this.concatRef + 1) & 0xffff;
+
+    const source = msg.from ?? this.config.defaultSource ?? "";
+    const numericSource = /^\+?[0-9]+$/.test(source);
+    const sourceAddr = numericSource && source.startsWith("+") ? source.slice(1) : source;
+    const sourceTon = numericSource || source === "" ? this.config.sourceTon : 5; // 5: alphanumeric
+    const sourceNpi = numericSource || source === "" ? this.config.sourceNpi : 0;
+
+    return new Promise<SendOutcome>((resolve) => {
+      const job: Job = { resolve, parts: total, remaining: total, firstId: "", done: false, enqueuedAt: Date.now() };
+      for (let index = 0; index < total; index++) {
+        const part = encoded.parts[index];
+        if (part === undefined) continue;
+        const fields: Record<string, unknown> = {
+          source_addr_ton: sourceTon,
+          source_addr_npi: sourceNpi,
+          source_addr: sourceAddr,
+          dest_addr_ton: this.config.destTon,
+          dest_addr_npi: this.config.destNpi,
+          destination_addr: to,
+          esm_class: part.esmClass,
+          registered_delivery: 1,
+          data_coding: encoded.dataCoding,
+          short_message: part.shortMessage,
+        };
+        if (part.sar) {
+          fields.sar_msg_ref_num = part.sar.ref;
+          fields.sar_total_segments = part.sar.total;
+          fields.sar_segment_seqnum = part.sar.seq;
+        }
+        this.queue.push({ job, index, fields, attempts: 0, sentAt: 0 });
+      }
+      this.pump();
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    this.failQueued(() => true, "ADAPTER_CLOSED", "adapter closed before the message was submitted");
+    // Give written submits a bounded chance to be answered, so callers learn their real outcome.
+    const deadline = Date.now() + Math.min(this.config.submitTimeoutMs, CLOSE_DRAIN_MAX_MS);
+    while (this.inflight.size > 0 && this.tx.isBound && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.resumeTimer);
+    await Promise.all([this.tx.stop(), this.rx?.stop()]);
+    this.failInflight("ADAPTER_CLOSED", "adapter closed before submit_sm_resp; the SMSC may have accepted it");
+  }
+
+  /** Writes queued submits while the window has room. Called on every event that may free a slot. */
+  private pump(): void {
+    if (!this.tx.isBound) return;
+    const now = Date.now();
+    if (now < this.pausedUntil) {
+      this.scheduleResume(now);
+      return;
+    }
+    while (this.inflight.size < this.window) {
+      const submit = this.retry.shift() ?? this.queue.shift();
+      if (submit === undefined) return;
+      if (submit.job.done) continue; // another part of its message already failed
+      const pdu = new smpp.PDU("submit_sm", submit.fields);
+      if (!this.tx.send(pdu)) {
+        // Socket stopped being writable: the close handler follows; keep this submit first in line.
+        this.retry.push(submit);
+        return;
+      }
+      submit.sentAt = now;
+      this.inflight.set(pdu.sequence_number, submit);
+      this.counters.submitted++;
+    }
+  }
+
+  private scheduleResume(now: number): void {
+    if (this.resumeTimer !== undefined) return;
+    this.resumeTimer = setTimeout(
+      () => {
+        this.resumeTimer = undefined;
+        this.pump();
+      },
+      Math.max(1, this.pausedUntil - now),
+    );
+  }
+
+  private onPdu(pdu: smpp.PDU, link: SmppLink): void {
+    switch (pdu.command) {
+      case "submit_sm_resp":
+      case "generic_nack":
+        this.onSubmitResp(pdu);
+        return;
+      case "deliver_sm":
+        this.onDeliverSm(pdu, link);
+        return;
+      default:
+        if (pdu.isResponse() || pdu.command === "alert_notification") return;
+        // We implement no other SMSC-originated operation (data_sm, ...): say so instead of leaving it hanging.
+        link.respond(
+          new smpp.PDU("generic_nack", { command_status: ESME_RINVCMDID, sequence_number: pdu.sequence_number }),
+        );
+    }
+  }
+
+  private onSubmitResp(pdu: smpp.PDU): void {
+    const submit = this.inflight.get(pdu.sequence_number);
+    if (submit === undefined) return; // answer to a submit we already resolved (timeout): must not count twice
+    this.inflight.delete(pdu.sequence_number);
+    const status = pdu.command_status;
+    if (status === 0 && pdu.command === "submit_sm_resp") {
+      this.counters.accepted++;
+      this.consecutiveThrottles = 0;
+      if (this.window < this.config.windowSize && ++this.growCredit >= this.window) {
+        this.window++;
+        this.growCredit = 0;
+      }
+      const job = submit.job;
+      if (!job.done) {
+        if (submit.index === 0) job.firstId = canonicalMessageId(pdu.message_id ?? "", this.config.messageIdFormat);
+        if (--job.remaining === 0) {
+          job.done = true;
+          job.resolve({ ok: true, providerMessageId: job.firstId, parts: job.parts });
+        }
+      }
+    } else if (isThrottleStatus(status)) {
+      this.counters.throttled++;
+      this.slowDown();
+      if (submit.attempts++ < this.config.throttleRetries) {
+        this.retry.push(submit);
+      } else {
+        const { code } = smppStatus(status);
+        this.fail(submit, code, true, `still throttled after ${this.config.throttleRetries} retries`);
+      }
+    } else {
+      this.counters.rejected++;
+      const { code, retryable } = status === 0 ? { code: "GENERIC_NACK", retryable: true } : smppStatus(status);
+      this.fail(submit, code, retryable);
+    }
+    this.pump();
+  }
+
+  /** Multiplicative decrease, once per throttle episode (a burst of throttled responses is one signal). */
+  private slowDown(): void {
+    const now = Date.now();
+    if (now < this.pausedUntil) return;
+    this.window = Math.max(1, this.window >> 1);
+    this.growCredit = 0;
+    if (this.consecutiveThrottles === 0) {
+      // Once per throttling spell (until a submit is accepted again), not once per halving.
+      this.logger.warn({ window: this.window }, "smpp throttled by SMSC, slowing down");
+    }
+    const backoff = this.config.throttleBackoffMs * 2 ** Math.min(this.consecutiveThrottles++, 20);
+    this.pausedUntil = now + Math.min(this.config.throttleBackoffMaxMs, backoff);
+  }
+
+  private fail(submit: Submit, errorCode: string, retryable: boolean, detail?: string): void {
+    const job = submit.job;
+    if (job.done) return;
+    job.done = true;
+    const where = job.parts > 1 ? `part ${submit.index + 1}/${job.parts}` : undefined;
+    const text = where && detail ? `${where}: ${detail}` : (where ?? detail);
+    job.resolve(sendFailure(errorCode, retryable, text));
+  }
+
+  private onTxDown(): void {
+    this.downSince = Date.now();
+    this.failInflight("CONNECTION_LOST", "link dropped before submit_sm_resp; the SMSC may have accepted it");
+  }
+
+  private failInflight(code: string, detail: string): void {
+    for (const submit of this.inflight.values()) {
+      this.counters.lost++;
+      this.fail(submit, code, true, detail);
+    }
+    this.inflight.clear();
+  }
+
+  private failQueued(expired: (submit: Submit) => boolean, code: string, detail: string): void {
+    for (const fifo of [this.retry, this.queue]) {
+      // Enqueue times only grow along a FIFO, so the expired ones are a prefix.
+      for (let head = fifo.peek(); head !== undefined; head = fifo.peek()) {
+        if (!head.job.done && !expired(head)) break;
+        fifo.shift();
+        this.fail(head, code, true, detail);
+      }
+    }
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    const timeout = this.config.submitTimeoutMs;
+    let freed = false;
+    for (const [seq, submit] of this.inflight) {
+      if (now - submit.sentAt < timeout) continue;
+      this.inflight.delete(seq);
+      this.counters.timedOut++;
+      this.fail(
+        submit,
+        "SUBMIT_TIMEOUT",
+        true,
+        `no submit_sm_resp within ${timeout} ms; the SMSC may have accepted it`,
+      );
+      freed = true;
+    }
+    if (!this.tx.isBound) {
+      const downSince = this.downSince;
+      this.failQueued(
+        (submit) => now - Math.max(submit.job.enqueuedAt, downSince) >= timeout,
+        "NOT_BOUND",
+        `no SMPP bind within ${timeout} ms`,
+      );
+    } else if (freed) {
+      this.pump();
+    }
+  }
+
+  private onDeliverSm(pdu: smpp.PDU, link: SmppLink): void {
+    // Acknowledge first and always: an unanswered deliver_sm makes the SMSC resend it or stall the session.
+    link.respond(pdu.response());
+    const parsed = parseDeliveryReceipt(pdu);
+    if (parsed === null) return; // mobile-originated message: not part of this adapter's contract yet
+    const report = toDeliveryReport(parsed, this.idOptions);
+    if (report === null) return;
+    this.counters.reports++;
+    for (const handler of this.handlers) {
+      try {
+        handler(report);
+      } catch (err) {
+        // A failing consumer must not break the session for every other receipt.
+        this.logger.error({ err }, "delivery report handler threw");
+      }
+    }
+  }
+}

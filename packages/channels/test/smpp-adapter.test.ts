@@ -1,0 +1,318 @@
+import { createServer } from "node:net";
+import smpp from "smpp";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DeliveryReport, SendOutcome } from "../src/index";
+import { createSmppAdapter, type SmppAdapter, type SmppConfigInput } from "../src/index";
+import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "../src/simulators/index";
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}): Promise<SmscSimulator> {
+  const sim = await startSmscSimulator(options);
+  cleanups.push(() => sim.close());
+  return sim;
+}
+
+function adapter(port: number, config: Partial<SmppConfigInput> = {}): SmppAdapter {
+  const a = createSmppAdapter({
+    host: "127.0.0.1",
+    port,
+    systemId: "switchboard",
+    password: "secret",
+    reconnectInitialMs: 20,
+    reconnectMaxMs: 200,
+    submitTimeoutMs: 5_000,
+    ...config,
+  });
+  cleanups.push(() => a.close());
+  return a;
+}
+
+/** Polls until the condition holds; throws (rather than hangs) after the bound. */
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function collectReports(a: SmppAdapter): DeliveryReport[] {
+  const reports: DeliveryReport[] = [];
+  a.onReport((r) => reports.push(r));
+  return reports;
+}
+
+const number = (i: number) => `+4479${String(i).padStart(7, "0")}1`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+describe("SMPP adapter against the SMSC simulator", () => {
+  it("sends one message and gets its id and a delivered receipt", async () => {
+    const sim = await simulator();
+    const a = adapter(sim.port);
+    const reports = collectReports(a);
+    const outcome = await a.send({ ref: "r1", to: "+447911123456", from: "Switchboard", text: "Hello" });
+    expect(outcome).toMatchObject({ ok: true, parts: 1 });
+    if (!outcome.ok) return;
+    await waitFor("receipt", () => reports.length === 1);
+    expect(reports[0]).toMatchObject({ providerMessageId: outcome.providerMessageId, status: "delivered" });
+    expect(reports[0]?.doneAt).toBeInstanceOf(Date);
+    expect(sim.stats()).toMatchObject({ submitAccepted: 1, receiptsSent: 1 });
+    await waitFor("receipt ack", () => sim.stats().receiptsAcked === 1);
+  });
+
+  it("pushes 2,000 messages through the window with every receipt matched exactly once", async () => {
+    const sim = await simulator({ latencyMs: 2, receiptDelayMs: 5 });
+    const a = adapter(sim.port, { windowSize: 50 });
+    const reports = collectReports(a);
+    const outcomes = await Promise.all(
+      Array.from({ length: 2_000 }, (_, i) => a.send({ ref: `r${i}`, to: number(i), text: `Message ${i}` })),
+    );
+    const ids = outcomes.map((o) => (o.ok ? o.providerMessageId : `failed:${o.ok === false && o.errorCode}`));
+    expect(ids.filter((id) => id.startsWith("failed"))).toEqual([]);
+    expect(new Set(ids).size).toBe(2_000);
+    await waitFor("2,000 receipts", () => reports.length >= 2_000);
+    const reported = reports.map((r) => r.providerMessageId).sort();
+    expect(reported).toEqual([...ids].sort());
+    expect(sim.stats()).toMatchObject({ submitReceived: 2_000, submitAccepted: 2_000 });
+    expect(a.stats()).toMatchObject({ inflight: 0, queued: 0 });
+  });
+
+  it("sends long GSM-7 and UCS-2 texts as concatenated parts with an 8-bit UDH", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ onSubmit: (s) => submits.push(s) });
+    const a = adapter(sim.port);
+    const reports = collectReports(a);
+
+    const gsm = `${"Price €10 [promo] ".repeat(20)}end`; // 363 septets -> 3 parts
+    const gsmOutcome = await a.send({ ref: "g", to: "+447911000001", text: gsm });
+    expect(gsmOutcome).toMatchObject({ ok: true, parts: 3 });
+    expect(submits).toHaveLength(3);
+    const gsmRef = submits[0]?.udh[0]?.[2];
+    submits.forEach((s, i) => {
+      expect(s.dataCoding).toBe(0);
+      expect(s.esmClass & 0x40).toBe(0x40);
+      expect(s.registeredDelivery).toBe(1);
+      expect(s.udh).toHaveLength(1);
+      expect([...(s.udh[0] ?? [])]).toEqual([0x00, 0x03, gsmRef, 3, i + 1]);
+    });
+    expect(submits.map((s) => s.text).join("")).toBe(gsm);
+
+    submits.length = 0;
+    const ucs = `Привет 👋 ${"тест ".repeat(30)}`; // 160 code units -> 3 parts of <= 67
+    const ucsOutcome = await a.send({ ref: "u", to: "+447911000002", text: ucs });
+    expect(ucsOutcome).toMatchObject({ ok: true, parts: 3 });
+    expect(submits).toHaveLength(3);
+    const ucsRef = submits[0]?.udh[0]?.[2];
+    expect(ucsRef).toBe(((gsmRef ?? 0) + 1) & 0xff); // rolling reference
+    submits.forEach((s, i) => {
+      expect(s.dataCoding).toBe(8);
+      expect([...(s.udh[0] ?? [])]).toEqual([0x00, 0x03, ucsRef, 3, i + 1]);
+      expect(s.text.length).toBeLessThanOrEqual(67);
+    });
+    expect(submits.map((s) => s.text).join("")).toBe(ucs);
+    expect(sim.stats().multipartParts).toBe(6);
+
+    // providerMessageId is the first part's id; that is the receipt the caller matches.
+    const firstIds = [gsmOutcome, ucsOutcome].map((o) => (o.ok ? o.providerMessageId : ""));
+    await waitFor("part receipts", () => reports.length === 6);
+    for (const id of firstIds) expect(reports.map((r) => r.providerMessageId)).toContain(id);
+  });
+
+  it("concatenates with SAR TLVs when configured", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ onSubmit: (s) => submits.push(s) });
+    const a = adapter(sim.port, { concatenation: "sar" });
+    const text = "x".repeat(306);
+    expect(await a.send({ ref: "s", to: "+447911000003", text })).toMatchObject({ ok: true, parts: 2 });
+    expect(submits.map((s) => [s.esmClass, s.udh.length, s.sar?.total, s.sar?.seq])).toEqual([
+      [0, 0, 2, 1],
+      [0, 0, 2, 2],
+    ]);
+    expect(submits[0]?.sar?.ref).toBe(submits[1]?.sar?.ref);
+    expect(submits.map((s) => s.text).join("")).toBe(text);
+  });
+
+  it("slows down when throttled and still delivers every message exactly once", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ throttle: 400, onSubmit: (s) => submits.push(s) });
+    const a = adapter(sim.port, { windowSize: 50, throttleBackoffMs: 50, throttleBackoffMaxMs: 400 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 800 }, (_, i) => a.send({ ref: `t${i}`, to: number(i), text: "throttled" })),
+    );
+    // Without slowing down, the 10 automatic retries of a throttled submit would be spent within milliseconds
+    // and end as failures; all 800 getting through means the adapter backed off.
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    const stats = sim.stats();
+    expect(stats.submitThrottled).toBeGreaterThan(0);
+    expect(stats.submitAccepted).toBe(800);
+    const acceptedPerDestination = new Map<string, number>();
+    for (const s of submits) {
+      if (s.status === 0)
+        acceptedPerDestination.set(s.destination, (acceptedPerDestination.get(s.destination) ?? 0) + 1);
+    }
+    expect(acceptedPerDestination.size).toBe(800);
+    expect([...acceptedPerDestination.values()].every((n) => n === 1)).toBe(true);
+    expect(a.stats().throttled).toBe(stats.submitThrottled);
+  });
+
+  it("reports permanent submit errors as non-retryable", async () => {
+    const sim = await simulator({ failureShare: 0.3 });
+    const a = adapter(sim.port);
+    const outcomes = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => a.send({ ref: `f${i}`, to: number(i), text: "maybe" })),
+    );
+    const failed = outcomes.filter((o): o is Extract<SendOutcome, { ok: false }> => !o.ok);
+    expect(failed.length).toBe(sim.stats().submitFailed);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(f).toMatchObject({ retryable: false, errorCode: "ESME_RINVDSTADR" });
+
+    // Deterministic rules: ...0000 fails at submit, ...9999 is undeliverable.
+    sim.setOptions({ failureShare: 0 });
+    const reports = collectReports(a);
+    expect(await a.send({ ref: "x", to: "+447911110000", text: "x" })).toMatchObject({
+      ok: false,
+      retryable: false,
+      errorCode: "ESME_RINVDSTADR",
+    });
+    const undeliverable = await a.send({ ref: "y", to: "+447911119999", text: "y" });
+    if (!undeliverable.ok) throw new Error("expected the submit to be accepted");
+    // Receipts of the batch above may still be arriving: pick this message's own.
+    const own = () => reports.find((r) => r.providerMessageId === undeliverable.providerMessageId);
+    await waitFor("UNDELIV receipt", () => own() !== undefined);
+    expect(own()).toMatchObject({ status: "undelivered", errorCode: "001" });
+  });
+
+  it("survives a dropped connection: every message ends acknowledged once or as a retryable failure", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ latencyMs: 5, onSubmit: (s) => submits.push(s) });
+    const a = adapter(sim.port, { windowSize: 50 });
+    const total = 1_500;
+    const pending = Array.from({ length: total }, (_, i) => a.send({ ref: `d${i}`, to: number(i), text: "drop" }));
+    await waitFor("some traffic", () => sim.stats().submitAccepted >= 300);
+    sim.dropConnections();
+    const outcomes = await Promise.all(pending);
+
+    const ok = outcomes.filter((o) => o.ok);
+    const failed = outcomes.filter((o): o is Extract<SendOutcome, { ok: false }> => !o.ok);
+    expect(ok.length + failed.length).toBe(total);
+    expect(ok.length).toBeGreaterThan(300);
+    expect(failed.length).toBeGreaterThan(0); // the window was full when the link dropped
+    for (const f of failed) {
+      expect(f.retryable).toBe(true);
+      expect(f.errorCode).toBe("CONNECTION_LOST");
+    }
+    const okIds = ok.map((o) => (o.ok ? o.providerMessageId : ""));
+    expect(new Set(okIds).size).toBe(ok.length);
+    // Nothing was submitted twice behind the caller's back: one submit_sm per destination at most.
+    const perDestination = new Map<string, number>();
+    for (const s of submits) perDestination.set(s.destination, (perDestination.get(s.destination) ?? 0) + 1);
+    expect([...perDestination.values()].every((n) => n === 1)).toBe(true);
+    // Every acknowledged id is one the SMSC really issued.
+    const issued = new Set(submits.map((s) => s.messageId));
+    for (const id of okIds) expect(issued.has(id)).toBe(true);
+
+    // The adapter rebinds by itself and carries on.
+    expect(await a.send({ ref: "after", to: "+447911000009", text: "again" })).toMatchObject({ ok: true });
+    expect(sim.stats().binds).toBe(2);
+  });
+
+  it("holds send() while disconnected until the rebind, and fails it retryably when no bind comes", async () => {
+    const sim = await simulator();
+    // A slow first reconnect leaves a wide window in which the link is observably down.
+    const a = adapter(sim.port, { reconnectInitialMs: 300, reconnectMaxMs: 600 });
+    await waitFor("bind", () => a.stats().bound);
+    sim.dropConnections();
+    await waitFor("link down", () => !a.stats().bound);
+    expect(await a.send({ ref: "w", to: "+447911000010", text: "waits" })).toMatchObject({ ok: true });
+
+    const nowhere = adapter(await freePort(), { submitTimeoutMs: 300 });
+    expect(await nowhere.send({ ref: "n", to: "+447911000011", text: "nowhere" })).toMatchObject({
+      ok: false,
+      retryable: true,
+      errorCode: "NOT_BOUND",
+    });
+  });
+
+  it("matches receipts whose TLV quotes the id in the other base", async () => {
+    for (const messageIdFormat of ["decimal", "hex"] as const) {
+      const sim = await simulator({ messageIdFormat, receiptTlvId: "other-form" });
+      const a = adapter(sim.port, { messageIdFormat });
+      const reports = collectReports(a);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => a.send({ ref: `h${i}`, to: number(i), text: "ids" })),
+      );
+      await waitFor("receipts", () => reports.length === 20);
+      const sent = outcomes.map((o) => (o.ok ? o.providerMessageId : "")).sort();
+      expect(reports.map((r) => r.providerMessageId).sort()).toEqual(sent);
+    }
+  });
+
+  it("receives receipts on a separate receiver bind", async () => {
+    const sim = await simulator({ receiptDelayMs: 10 });
+    const a = adapter(sim.port, { bindMode: "transmitter_receiver" });
+    const reports = collectReports(a);
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => a.send({ ref: `rx${i}`, to: number(i), text: "split binds" })),
+    );
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    await waitFor("receipts", () => reports.length === 50);
+    expect(sim.stats().binds).toBe(2);
+    expect(await a.test()).toMatchObject({ ok: true });
+  });
+
+  it("test() reports a refused bind, a refused connection, and success", async () => {
+    const sim = await simulator({ systemId: "switchboard", password: "secret" });
+    const wrong = adapter(sim.port, { password: "wrong" });
+    const refused = await wrong.test();
+    expect(refused.ok).toBe(false);
+    expect(refused.detail).toContain("ESME_RBINDFAIL");
+
+    const good = await adapter(sim.port).test();
+    expect(good).toMatchObject({ ok: true });
+    expect(good.detail).toContain("bound as transceiver");
+
+    const closed = await adapter(await freePort()).test();
+    expect(closed.ok).toBe(false);
+    expect(closed.detail).toContain("connection refused");
+  });
+
+  it("keeps the link alive with enquire_link", async () => {
+    const sim = await simulator();
+    const a = adapter(sim.port, { enquireLinkIntervalMs: 150 });
+    await waitFor("enquire_link", () => sim.stats().enquireLinks >= 3);
+    expect(a.stats().bound).toBe(true);
+    expect(sim.stats().binds).toBe(1);
+  });
+});
+
+describe("SMSC simulator protocol edges", () => {
+  it("answers unknown commands with generic_nack ESME_RINVCMDID and submits before bind with ESME_RINVBNDSTS", async () => {
+    const sim = await simulator();
+    const session = new smpp.Session({ host: "127.0.0.1", port: sim.port });
+    cleanups.push(() => new Promise((resolve) => session.destroy(() => resolve())));
+    await new Promise<void>((resolve) => session.once("connect", () => resolve()));
+    const roundTrip = (pdu: smpp.PDU) => new Promise<smpp.PDU>((resolve) => session.send(pdu, resolve));
+
+    const notBound = await roundTrip(new smpp.PDU("submit_sm", { destination_addr: "1", short_message: "x" }));
+    expect(notBound.command_status).toBe(0x04);
+    const nack = await roundTrip(new smpp.PDU("query_sm", { message_id: "1" }));
+    expect(nack.command).toBe("generic_nack");
+    expect(nack.command_status).toBe(0x03);
+    const enquire = await roundTrip(new smpp.PDU("enquire_link"));
+    expect(enquire.command).toBe("enquire_link_resp");
+    expect(sim.stats().unknownCommands).toBe(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { TokenBucket } from "../src/lib/token-bucket";
+
+const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+const prefix = `test:tb:${randomBytes(4).toString("hex")}:`;
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+describe("TokenBucket", () => {
+  it("grants the burst at once, then nothing, and says how long to wait", async () => {
+    const b = new TokenBucket(redis, `${prefix}a`, 10, 10);
+    expect(await b.take(4)).toEqual({ granted: 4, waitMs: 0 });
+    expect((await b.take(10)).granted).toBe(6);
+    const empty = await b.take(1);
+    expect(empty.granted).toBe(0);
+    expect(empty.waitMs).toBeGreaterThan(0);
+    expect(empty.waitMs).toBeLessThanOrEqual(100);
+  });
+
+  it("holds the rate across many concurrent takers (separate connections, like separate workers)", async () => {
+    const rate = 200;
+    const key = `${prefix}b`;
+    const clients = Array.from({ length: 4 }, () => new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379"));
+    try {
+      const buckets = clients.map((c) => new TokenBucket(c, key, rate, rate));
+      const started = Date.now();
+      let total = 0;
+      // Each taker keeps asking for small batches for ~1.5 s of wall time.
+      await Promise.all(
+        buckets.map(async (b) => {
+          while (Date.now() - started < 1500) {
+            const granted = await b.acquire(7);
+            total += granted;
+          }
+        }),
+      );
+      const elapsed = (Date.now() - started) / 1000;
+      // burst (200) + rate * elapsed, never more; allow one batch per taker of slack at the boundary
+      expect(total).toBeLessThanOrEqual(rate + Math.ceil(rate * elapsed) + 4 * 7);
+      expect(total).toBeGreaterThan(rate);
+    } finally {
+      await Promise.all(clients.map((c) => c.quit()));
+    }
+  });
+
+  it("refuses a non-positive rate", () => {
+    expect(() => new TokenBucket(redis, `${prefix}c`, 0)).toThrow(/positive/);
+  });
+});
