@@ -3,7 +3,9 @@
 // 2. Redis: REDIS_URL, else the local default port, else redis-server from PATH; else a clear message.
 // 3. Migrations, then the seed (demo logins; NODE_ENV=production seeds none, see README).
 // 4. The services as child processes with prefixed output; Ctrl-C stops everything this script started.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import { createPrisma, DEMO_LOGINS, migrate, seed } from "@switchboard/db";
 import { ConfigError, loadConfig } from "../apps/api/src/config";
 import {
@@ -138,6 +140,43 @@ const env: NodeJS.ProcessEnv = {
 };
 run("api", ["--import", "tsx", "apps/api/src/main.ts"], env);
 
+// The web client: built when its sources are newer than the last build, then served with the API's address.
+const webDir = path.join(ROOT, "apps/web");
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+const builtIndex = path.join(webDir, "dist/index.html");
+const sourcesChanged =
+  !existsSync(builtIndex) ||
+  Math.max(newestMtime(path.join(webDir, "src")), statSync(path.join(webDir, "index.html")).mtimeMs) >
+    statSync(builtIndex).mtimeMs;
+if (sourcesChanged) {
+  say("building the web client");
+  const build = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
+    {
+      cwd: webDir,
+      stdio: "inherit",
+    },
+  );
+  if (build.status !== 0) {
+    say("the web client did not build");
+    await stopAll(1);
+  }
+}
+const webPort = Number(process.env.WEB_PORT ?? 5173);
+run("web", ["--import", "tsx", "apps/web/server.ts"], {
+  ...env,
+  WEB_PORT: String(webPort),
+  API_BASE: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${apiPort}`,
+});
+
 // Wait until the API answers before printing where everything is.
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 for (let i = 0; i < 100; i++) {
@@ -152,6 +191,7 @@ for (let i = 0; i < 100; i++) {
 const lines = [
   "",
   "Switchboard is running (Ctrl-C stops everything started here)",
+  `  Web        http://127.0.0.1:${webPort}    (customer app /login, back office /system/login, RCS portal /control/login)`,
   `  API        ${apiUrl}    (OpenAPI UI ${apiUrl}/docs, readiness ${apiUrl}/readyz)`,
 ];
 if (!production) {
