@@ -15,10 +15,17 @@ import {
 import type { Deps } from "./deps";
 import { AppError } from "./lib/errors";
 import { authRoutes } from "./modules/auth/auth.routes";
+import { authenticationRoutes } from "./modules/authentication/authentication.routes";
+import { catalogRoutes } from "./modules/catalog/catalog.routes";
+import { channelRoutes } from "./modules/channels/channels.routes";
+import { developerRoutes } from "./modules/developer/developer.routes";
+import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import { usersRoutes } from "./modules/users/users.routes";
 import { websiteRoutes } from "./modules/website/website.routes";
 import authPlugin from "./plugins/auth";
 import envelopePlugin from "./plugins/envelope";
+import uploadsPlugin from "./plugins/uploads";
 
 /** Request ids: a caller's X-Request-Id is kept when it looks like an id, else a fresh UUID. */
 function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
@@ -99,10 +106,17 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   await app.register(authPlugin);
+  await app.register(uploadsPlugin);
 
   await app.register(healthRoutes);
   await app.register(websiteRoutes);
   await app.register(authRoutes);
+  await app.register(financeRoutes);
+  await app.register(usersRoutes);
+  await app.register(authenticationRoutes);
+  await app.register(developerRoutes);
+  await app.register(catalogRoutes);
+  await app.register(channelRoutes);
   return app;
 }
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 
 const DEV_JWT_SECRET = "switchboard-dev-secret-change-me-0123456789";
+const DEV_CHANNEL_SECRET_KEY = "6465762d6f6e6c792d6368616e6e656c2d7365637265742d6b65792d30303031";
 
 const schema = z
   .object({
@@ -13,6 +14,11 @@ const schema = z
     /** Prefix of every Redis key this process writes (tests give each run its own). */
     REDIS_PREFIX: z.string().default("sb:"),
     JWT_SECRET: z.string().min(1).default(DEV_JWT_SECRET),
+    /** AES-256-GCM key for channel credentials: 32 bytes as 64 hex characters or base64. */
+    CHANNEL_SECRET_KEY: z
+      .string()
+      .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, "must be 32 bytes as 64 hex characters or base64")
+      .default(DEV_CHANNEL_SECRET_KEY),
     /** Session lifetime in seconds. */
     JWT_TTL_SECONDS: z.coerce
       .number()
@@ -27,6 +33,11 @@ const schema = z
     /** Comma-separated origins allowed by CORS (the web client); empty = any origin in development. */
     CORS_ORIGINS: z.string().default(""),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /**
+     * Let callbacks (notify URL tests, status reports) reach loopback and private addresses. Off by default: a
+     * customer's URL must not reach into our own network. On for a single-machine or on-premises install.
+     */
+    CALLBACK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false"),
     /** Trust X-Forwarded-For from a reverse proxy (docker compose puts one in front). */
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
     /** Sign-in limits: attempts per IP per minute, failures per account per window. */
@@ -44,6 +55,13 @@ const schema = z
         code: "custom",
         path: ["JWT_SECRET"],
         message: "production needs JWT_SECRET set to a random value of at least 32 characters",
+      });
+    }
+    if (c.NODE_ENV === "production" && c.CHANNEL_SECRET_KEY === DEV_CHANNEL_SECRET_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CHANNEL_SECRET_KEY"],
+        message: "production needs CHANNEL_SECRET_KEY set to 32 random bytes (openssl rand -hex 32)",
       });
     }
   });

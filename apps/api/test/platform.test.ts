@@ -189,7 +189,9 @@ describe("configuration", () => {
     const base = { NODE_ENV: "production", DATABASE_URL: "postgresql://x/y" };
     expect(() => loadConfig(base)).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
-    expect(loadConfig({ ...base, JWT_SECRET: "a".repeat(40) }).NODE_ENV).toBe("production");
+    expect(loadConfig({ ...base, JWT_SECRET: "a".repeat(40), CHANNEL_SECRET_KEY: "ab".repeat(32) }).NODE_ENV).toBe(
+      "production",
+    );
   });
 });
 

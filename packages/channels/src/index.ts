@@ -16,6 +16,7 @@ export type { SmppConfig, SmppConfigInput } from "./smpp/config";
 export { smppConfigSchema } from "./smpp/config";
 export type { SmppStatus } from "./smpp/errors";
 export { isThrottleStatus, SMPP_STATUS, smppStatus } from "./smpp/errors";
+export { probeSmpp } from "./smpp/probe";
 export type { MessageIdFormat, MessageIdOptions, ParsedReceipt, ReceiptPduFields, ReceiptText } from "./smpp/receipt";
 export {
   canonicalMessageId,

@@ -1,6 +1,6 @@
 // Sign-in, registration and session contracts.
 import { z } from "zod";
-import { password, text, username } from "./common";
+import { id, password, text, username } from "./common";
 
 export const loginBody = z.object({
   username: username(),
@@ -44,11 +44,22 @@ export const loginResult = z.object({
 });
 export type LoginResult = z.infer<typeof loginResult>;
 
+/**
+ * POST /user/password/mod, two uses in one contract:
+ * - without userId (or with the caller's own id): change the caller's own password; oldPassword is required;
+ * - with another user's id: an admin (any user of its tenant) or an agent (its own customers) resets that
+ *   user's password without knowing the old one; oldPassword is then ignored.
+ */
 export const passwordModBody = z.object({
-  oldPassword: z.string().min(1).max(128),
+  userId: id().optional(),
+  oldPassword: z.string().min(1).max(128).optional(),
   newPassword: password(),
 });
 export type PasswordModBody = z.infer<typeof passwordModBody>;
+
+/** Answer to a reset of another user's password: that user's sessions have ended. */
+export const passwordResetResult = z.object({ userId: z.number().int() });
+export type PasswordResetResult = z.infer<typeof passwordResetResult>;
 
 export const websiteConfig = z.object({
   title: z.string(),

@@ -7,7 +7,13 @@ import { MONEY_SCALE, parseMoney } from "./money";
 export const text = (max: number, min = 0) => z.string().trim().min(min).max(max);
 
 /** Positive integer id, accepted as a number or a numeric string (query strings are strings). */
-export const id = () => z.coerce.number().int().positive().max(2_147_483_647);
+export const id = () =>
+  // Not z.coerce: it turns a missing value into NaN, and the caller would read "must be a number" instead of
+  // "is required".
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? undefined : typeof v === "string" ? Number(v) : v),
+    z.number().int().positive().max(2_147_483_647),
+  );
 
 /** BigInt ids (batches, recipients, logs) travel as decimal strings. */
 export const bigId = () => z.string().regex(/^\d{1,19}$/);
@@ -25,14 +31,16 @@ export const password = () => z.string().min(8).max(128);
 
 /** A positive money amount as a decimal string (or number) with at most `decimals` decimals, in money units. */
 export const moneyAmount = (decimals = 2) =>
-  z.union([z.string().max(20), z.number()]).transform((v, ctx) => {
-    const units = parseMoney(String(v), decimals);
-    if (units === null || units <= 0n) {
-      ctx.addIssue({ code: "custom", message: "money", params: { i18n: "validation.money", decimals } });
-      return z.NEVER;
-    }
-    return units;
-  });
+  z
+    .preprocess((v) => (typeof v === "number" ? String(v) : v), z.string().max(20))
+    .transform((v, ctx) => {
+      const units = parseMoney(v, decimals);
+      if (units === null || units <= 0n) {
+        ctx.addIssue({ code: "custom", message: "money", params: { i18n: "validation.money", decimals } });
+        return z.NEVER;
+      }
+      return units;
+    });
 export { MONEY_SCALE };
 
 export const paging = z.object({

@@ -2,10 +2,26 @@
 // the text may change. `{name}` placeholders are filled by translate().
 // Each feature keeps its messages in messages/<feature>.ts; this file merges them.
 import type { Lang } from "./codes";
+import { authenticationMessages } from "./messages/authentication";
+import { batchMessages } from "./messages/batches";
+import { catalogMessages } from "./messages/catalog";
+import { channelMessages } from "./messages/channels";
 import { coreMessages } from "./messages/core";
+import { developerMessages } from "./messages/developer";
+import { financeMessages } from "./messages/finance";
+import { uploadsMessages } from "./messages/uploads";
+import { usersMessages } from "./messages/users";
 
 const catalogue = {
   ...coreMessages,
+  ...batchMessages,
+  ...catalogMessages,
+  ...channelMessages,
+  ...financeMessages,
+  ...usersMessages,
+  ...authenticationMessages,
+  ...developerMessages,
+  ...uploadsMessages,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof catalogue;

@@ -51,6 +51,40 @@ export function managedCustomersWhere(p: Principal): Prisma.UserWhereInput {
   }
 }
 
+/** Accounts of tenants (admins, agents, customers): super admins are not managed through the /user routes. */
+const TENANT_ACCOUNT_TYPES = [UserType.ADMIN, UserType.AGENT, UserType.USER];
+
+/**
+ * Accounts the caller manages (lists them, edits, freezes, deletes, resets passwords):
+ *   super admin: every tenant's admins, agents and customers (or those of the tenant-id header's tenant)
+ *   admin:       its tenant's admins, agents and customers (itself included)
+ *   agent:       the customers it owns
+ *   customer:    none
+ */
+export function managedUsersWhere(p: Principal): Prisma.UserWhereInput {
+  switch (p.type) {
+    case UserType.SUPER_ADMIN:
+      return {
+        deletedAt: null,
+        type: { in: TENANT_ACCOUNT_TYPES },
+        tenantId: p.tenantId === null ? { not: null } : p.tenantId,
+      };
+    case UserType.ADMIN:
+      return { deletedAt: null, type: { in: TENANT_ACCOUNT_TYPES }, tenantId: p.tenantId };
+    case UserType.AGENT:
+      return managedCustomersWhere(p);
+    default:
+      return { id: { in: [] } };
+  }
+}
+
+/** An account the caller manages, or 404 (missing, deleted, another tenant's or another agent's alike). */
+export async function findManagedUser<S extends Prisma.UserSelect>(db: Db, p: Principal, userId: number, select: S) {
+  const row = await db.user.findFirst({ where: { AND: [managedUsersWhere(p), { id: userId }] }, select });
+  if (!row) throw notFound("entity.user");
+  return row;
+}
+
 /** A customer the caller manages, or 404 (missing, deleted, another tenant's or another agent's alike). */
 export async function findManagedCustomer<S extends Prisma.UserSelect>(
   db: Db,
@@ -58,7 +92,66 @@ export async function findManagedCustomer<S extends Prisma.UserSelect>(
   customerId: number,
   select: S,
 ) {
-  const row = await db.user.findFirst({ where: { ...managedCustomersWhere(p), id: customerId }, select });
+  // AND, not a spread: a scope that itself names an id (a customer's own) must not be overridden.
+  const row = await db.user.findFirst({ where: { AND: [managedCustomersWhere(p), { id: customerId }] }, select });
   if (!row) throw notFound("entity.user");
   return row;
+}
+
+/**
+ * Accounts whose balance the caller may recharge or deduct (docs/finance.md): agents and customers among the
+ * accounts it manages, i.e. an admin its tenant's agents and customers, an agent only its own customers.
+ */
+export function managedBalanceAccountsWhere(p: Principal): Prisma.UserWhereInput {
+  return { AND: [managedUsersWhere(p), { type: { in: [UserType.AGENT, UserType.USER] } }] };
+}
+
+/** A balance account the caller manages, or 404 (missing, deleted, another tenant's or another agent's alike). */
+export async function findManagedBalanceAccount<S extends Prisma.UserSelect>(
+  db: Db,
+  p: Principal,
+  userId: number,
+  select: S,
+) {
+  const row = await db.user.findFirst({ where: { AND: [managedBalanceAccountsWhere(p), { id: userId }] }, select });
+  if (!row) throw notFound("entity.user");
+  return row;
+}
+
+/**
+ * Users whose price list the caller may read (GET /price/list, /user/product/price):
+ *   super admin, admin: the tenant's agents (their cost prices) and customers
+ *   agent:              itself (its cost prices) and the customers it owns
+ *   customer:           itself
+ */
+export function priceHoldersWhere(p: Principal): Prisma.UserWhereInput {
+  switch (p.type) {
+    case UserType.SUPER_ADMIN:
+    case UserType.ADMIN:
+      return { deletedAt: null, type: { in: [UserType.AGENT, UserType.USER] }, ...tenantWhere(p) };
+    case UserType.AGENT:
+      return {
+        deletedAt: null,
+        tenantId: p.tenantId,
+        OR: [{ id: p.userId }, { type: UserType.USER, agentId: p.userId }],
+      };
+    default:
+      return { deletedAt: null, id: p.userId };
+  }
+}
+
+/**
+ * Users whose prices the caller may set (POST /price/customer/set): admins any agent (its cost price) or
+ * customer of the tenant; an agent only the customers it owns (never itself).
+ */
+export function priceTargetsWhere(p: Principal): Prisma.UserWhereInput {
+  switch (p.type) {
+    case UserType.SUPER_ADMIN:
+    case UserType.ADMIN:
+      return { deletedAt: null, type: { in: [UserType.AGENT, UserType.USER] }, ...tenantWhere(p) };
+    case UserType.AGENT:
+      return managedCustomersWhere(p);
+    default:
+      return { id: { in: [] } };
+  }
 }

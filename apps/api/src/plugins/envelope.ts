@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Route
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../lib/errors";
+import { AppError, InputValidationError } from "../lib/errors";
 import { requestLang } from "../lib/lang";
 
 declare module "fastify" {
@@ -47,9 +47,14 @@ function issueMessage(req: FastifyRequest, issue: Issue, context: string | undef
       if (issue.message?.includes("received undefined")) return translate(lang, "validation.required", { field });
       return translate(lang, "validation.type", { field, expected: String(p.expected ?? "value") });
     case "too_big":
+      if (!sized && p.inclusive === false)
+        return translate(lang, "validation.less_than", { field, max: String(p.maximum) });
       return translate(lang, sized ? "validation.too_long" : "validation.too_big", { field, max: String(p.maximum) });
     case "too_small":
       if (origin === "string" && p.minimum === 1) return translate(lang, "validation.required", { field });
+      if (!sized && p.inclusive === false) {
+        return translate(lang, "validation.greater_than", { field, min: String(p.minimum) });
+      }
       return translate(lang, sized ? "validation.too_short" : "validation.too_small", {
         field,
         min: String(p.minimum),
@@ -105,6 +110,15 @@ export default fp(
         if (error.status === 429 && error.params.retryAfter)
           reply.header("retry-after", String(error.params.retryAfter));
         return send(req, reply, error.status, error.key, error.params, error.envelopeCode);
+      }
+      if (error instanceof InputValidationError) {
+        const message = error.issues
+          .slice(0, 3)
+          .map(({ code, path, message, ...params }) =>
+            issueMessage(req, { keyword: code, instancePath: `/${path.join("/")}`, message, params }, error.context),
+          )
+          .join("; ");
+        return reply.status(400).send({ code: 1, message, data: null });
       }
       const err = error as FastifyError;
       if (hasZodFastifySchemaValidationErrors(err)) {

@@ -25,6 +25,8 @@ export const coreMessages = {
   "validation.too_short": { zh: "字段 {field} 长度不能少于 {min}", en: "field {field} must be at least {min} long" },
   "validation.too_big": { zh: "字段 {field} 不能大于 {max}", en: "field {field} must be at most {max}" },
   "validation.too_small": { zh: "字段 {field} 不能小于 {min}", en: "field {field} must be at least {min}" },
+  "validation.greater_than": { zh: "字段 {field} 必须大于 {min}", en: "field {field} must be greater than {min}" },
+  "validation.less_than": { zh: "字段 {field} 必须小于 {max}", en: "field {field} must be less than {max}" },
   "validation.format": { zh: "字段 {field} 格式不正确", en: "field {field} has an invalid format" },
   "validation.enum": { zh: "字段 {field} 取值无效，可选：{options}", en: "field {field} must be one of: {options}" },
   "validation.unknown_key": { zh: "不支持的字段 {field}", en: "unknown field {field}" },

@@ -1,8 +1,16 @@
-import { loginBody, loginResult, passwordModBody, registerBody, userInfo } from "@switchboard/contracts";
+import {
+  loginBody,
+  loginResult,
+  passwordModBody,
+  passwordResetResult,
+  registerBody,
+  userInfo,
+} from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { principalOf } from "../../plugins/auth";
 import { requirePublicTenant, resolvePublicTenant } from "../website/website.service";
-import { changeOwnPassword, userInfo as loadUserInfo, login, register } from "./auth.service";
+import { changeOwnPassword, userInfo as loadUserInfo, login, register, resetPassword } from "./auth.service";
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -117,15 +125,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["user"],
         summary:
-          "Change the caller's own password (old password required); other sessions end, a new token is returned",
+          "Without userId: change the caller's own password (old password required; other sessions end, a new " +
+          "token is returned). With another user's id: an admin (its tenant's accounts) or an agent (its own " +
+          "customers) resets that user's password without the old one; that user's sessions end.",
         security: [{ bearer: [] }],
         body: passwordModBody,
-        response: { 200: loginResult },
+        response: { 200: z.union([loginResult, passwordResetResult]) },
       },
     },
     async (req) => {
       const p = principalOf(req);
-      const result = await changeOwnPassword(deps, sign, p.userId, req.body.oldPassword, req.body.newPassword);
+      const { userId, oldPassword, newPassword } = req.body;
+      if (userId !== undefined && userId !== p.userId) return resetPassword(deps, p, userId, newPassword);
+      const result = await changeOwnPassword(deps, sign, p.userId, oldPassword, newPassword);
       await app.revokeToken(p);
       return result;
     },

@@ -6,13 +6,17 @@ import {
   AuthStatus,
   formatMoney,
   type LoginBody,
+  type PasswordResetResult,
   type RegisterBody,
+  STAFF_TYPES,
   type UserInfo,
   UserType,
 } from "@switchboard/contracts";
 import { hashPassword, Prisma, verifyPassword } from "@switchboard/db";
 import type { Deps } from "../../deps";
-import { AppError, conflict, notFound } from "../../lib/errors";
+import { AppError, conflict, forbidden, notFound } from "../../lib/errors";
+import { findManagedUser } from "../../lib/scope";
+import type { Principal } from "../../plugins/auth";
 import { type LoginArea, type LoginAttempt, writeLoginLog } from "./login-log";
 
 /** A hash of a random string: verifying against it when no account matches costs the same time as a real check. */
@@ -230,10 +234,11 @@ export async function changeOwnPassword(
   deps: Deps,
   sign: Signer,
   userId: number,
-  oldPassword: string,
+  oldPassword: string | undefined,
   newPassword: string,
 ) {
   const { prisma } = deps;
+  if (oldPassword === undefined) throw new AppError(400, "validation.required", { field: "oldPassword" });
   const u = await prisma.user.findUnique({ where: { id: userId }, select: { passwordHash: true, tokenVersion: true } });
   if (!u) throw notFound("entity.user");
   if (!(await verifyPassword(u.passwordHash, oldPassword))) throw new AppError(400, "auth.old_password_wrong");
@@ -250,4 +255,30 @@ export async function changeOwnPassword(
   if (!user) throw conflict("auth.old_password_wrong");
   const { token, expiresAt } = sign(user);
   return { token, expiresAt: expiresAt.toISOString(), user: toUserInfo(user) };
+}
+
+/**
+ * An admin (any account of its tenant; a super admin: any tenant's) or an agent (its own customers) sets
+ * another user's password without the old one. The user's sessions end at once and a sign-in lock from
+ * earlier failures is lifted, so the new password works straight away.
+ */
+export async function resetPassword(
+  deps: Deps,
+  p: Principal,
+  userId: number,
+  newPassword: string,
+): Promise<PasswordResetResult> {
+  const { prisma, redis, config } = deps;
+  if (!STAFF_TYPES.includes(p.type)) throw forbidden();
+  if (!isStrongPassword(newPassword)) throw new AppError(400, "auth.password_weak");
+  const target = await findManagedUser(prisma, p, userId, { id: true, type: true, tenantId: true, username: true });
+  const passwordHash = await hashPassword(newPassword);
+  const updated = await prisma.user.updateMany({
+    where: { id: target.id, deletedAt: null },
+    data: { passwordHash, tokenVersion: { increment: 1 } },
+  });
+  if (updated.count === 0) throw notFound("entity.user");
+  const area: LoginArea = target.type === UserType.USER ? "customer" : "staff";
+  await redis.del(failureKey(config.REDIS_PREFIX, area, target.tenantId, target.username));
+  return { userId: target.id };
 }

@@ -1,0 +1,106 @@
+// The one place that says what a message costs: the effective unit price of (customer, product, country).
+//
+//   1. the product must exist in the customer's tenant, be active (status 1) and serve the country
+//      (its country scope);
+//   2. the customer's own price (customer_prices) for the country, else
+//   3. the tenant's default price (prices) for the country, else
+//   4. no price: the country cannot be sent to.
+//
+// The batch issue prices every recipient with resolveUnitPrices (a constant number of queries for any number
+// of countries). An agent's cost price is the same lookup with the agent as the "customer".
+import { ActiveStatus, inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
+import type { Db } from "@switchboard/db";
+
+export interface EffectivePrice {
+  unitPrice: bigint;
+  source: PriceSource;
+}
+
+export type PriceFailure =
+  | "customer_not_found"
+  | "product_not_found"
+  | "product_paused"
+  | "country_not_served"
+  | "no_price";
+
+export type PriceResolution = ({ ok: true } & EffectivePrice) | { ok: false; reason: PriceFailure };
+
+/** Message key of each failure, for answers and batch reasons. */
+export const PRICE_FAILURE_MESSAGE: Record<PriceFailure, MessageKey> = {
+  customer_not_found: "price.customer_not_found",
+  product_not_found: "price.product_not_found",
+  product_paused: "price.product_paused",
+  country_not_served: "price.country_not_served",
+  no_price: "price.no_price",
+};
+
+/**
+ * The user's own price, else the default, for each country that has either (countries with neither are absent).
+ * userId null: defaults only. No status or scope checks: that is resolveUnitPrices' job.
+ */
+export async function effectivePrices(
+  db: Db,
+  userId: number | null,
+  productId: number,
+  countryCodes: readonly string[],
+): Promise<Map<string, EffectivePrice>> {
+  const codes = [...new Set(countryCodes)];
+  const result = new Map<string, EffectivePrice>();
+  if (codes.length === 0) return result;
+  const defaults = await db.price.findMany({
+    where: { productId, countryCode: { in: codes } },
+    select: { countryCode: true, unitPrice: true },
+  });
+  for (const d of defaults) result.set(d.countryCode, { unitPrice: d.unitPrice, source: "default" });
+  if (userId !== null) {
+    const own = await db.customerPrice.findMany({
+      where: { productId, userId, countryCode: { in: codes } },
+      select: { countryCode: true, unitPrice: true },
+    });
+    for (const o of own) result.set(o.countryCode, { unitPrice: o.unitPrice, source: "customer" });
+  }
+  return result;
+}
+
+function everyCountry(codes: readonly string[], resolution: PriceResolution): Map<string, PriceResolution> {
+  return new Map(codes.map((c) => [c, resolution]));
+}
+
+/** The effective unit price of many countries at once: four queries whatever the number of countries. */
+export async function resolveUnitPrices(
+  db: Db,
+  input: { customerId: number; productId: number; countryCodes: readonly string[] },
+): Promise<Map<string, PriceResolution>> {
+  const codes = [...new Set(input.countryCodes)];
+  const customer = await db.user.findFirst({
+    where: { id: input.customerId, deletedAt: null },
+    select: { tenantId: true },
+  });
+  if (!customer?.tenantId) return everyCountry(codes, { ok: false, reason: "customer_not_found" });
+  const product = await db.product.findFirst({
+    where: { id: input.productId, tenantId: customer.tenantId },
+    select: { status: true, countryScope: true, countryCodes: true },
+  });
+  if (!product) return everyCountry(codes, { ok: false, reason: "product_not_found" });
+  if (product.status !== ActiveStatus.NORMAL) return everyCountry(codes, { ok: false, reason: "product_paused" });
+
+  const served = new Set(codes.filter((c) => inCountryScope(product.countryScope, product.countryCodes, c)));
+  const prices = await effectivePrices(db, input.customerId, input.productId, [...served]);
+  const result = new Map<string, PriceResolution>();
+  for (const code of codes) {
+    const price = prices.get(code);
+    if (!served.has(code)) result.set(code, { ok: false, reason: "country_not_served" });
+    else if (!price) result.set(code, { ok: false, reason: "no_price" });
+    else result.set(code, { ok: true, ...price });
+  }
+  return result;
+}
+
+/** The effective unit price of one (customer, product, country). */
+export async function resolveUnitPrice(
+  db: Db,
+  input: { customerId: number; productId: number; countryCode: string },
+): Promise<PriceResolution> {
+  const all = await resolveUnitPrices(db, { ...input, countryCodes: [input.countryCode] });
+  return all.get(input.countryCode)!;
+}

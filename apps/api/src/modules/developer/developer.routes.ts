@@ -1,0 +1,103 @@
+// Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md).
+import {
+  apiToggleBody,
+  apiToggleResult,
+  developerInfo,
+  ipModBody,
+  ipModResult,
+  notifyModBody,
+  notifyModResult,
+  secretKeyRefreshResult,
+  UserType,
+} from "@switchboard/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { principalOf } from "../../plugins/auth";
+import {
+  developerInfo as loadDeveloperInfo,
+  refreshSecretKey,
+  setIpWhitelist,
+  setNotifyUrl,
+  toggleApi,
+} from "./developer.service";
+
+const security = [{ bearer: [] }];
+const tags = ["developer"];
+
+export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const { prisma } = deps;
+  const customer = [app.authenticate, app.requireRoles(UserType.USER)];
+
+  app.get(
+    "/user/developer/info",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "The caller's developer settings (the secret key itself is never shown again, only its prefix)",
+        response: { 200: developerInfo },
+      },
+    },
+    async (req) => loadDeveloperInfo(prisma, principalOf(req)),
+  );
+
+  app.post(
+    "/user/sk/refresh",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "New secret key, shown once in this answer; the previous key stops working at once",
+        response: { 200: secretKeyRefreshResult },
+      },
+    },
+    async (req) => refreshSecretKey(prisma, principalOf(req), new Date()),
+  );
+
+  app.post(
+    "/user/ip/mod",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Replace the IP whitelist of the secret key (IPv4, IPv6, CIDR; at most 50; empty = any address)",
+        body: ipModBody,
+        response: { 200: ipModResult },
+      },
+    },
+    async (req) => setIpWhitelist(prisma, principalOf(req), req.body.ips),
+  );
+
+  app.post(
+    "/user/notify/mod",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Set the notify URL (http/https; empty clears); with test, post a signed sample event and report",
+        body: notifyModBody,
+        response: { 200: notifyModResult },
+      },
+    },
+    async (req) => setNotifyUrl(deps, principalOf(req), req.body, new Date()),
+  );
+
+  app.post(
+    "/user/api/toggle",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Switch the developer API on or off for the caller",
+        body: apiToggleBody,
+        response: { 200: apiToggleResult },
+      },
+    },
+    async (req) => toggleApi(prisma, principalOf(req), req.body.enabled),
+  );
+};

@@ -1,0 +1,49 @@
+// Connection test of a generic HTTP SMS gateway: a HEAD (or GET, when HEAD is not allowed) to the configured URL
+// with the configured authentication. A gateway's send URL rarely answers an empty request with 200, so the
+// verdict is about reachability and credentials: any answer that is not an authentication refusal, a missing
+// URL or a server error counts as reachable.
+import { elapsedSince, type ProbeOptions, type ProbeResult, probeRequest } from "./request";
+
+export interface HttpProbeConfig {
+  url: string;
+  authType: "none" | "basic" | "bearer" | "header";
+  authUsername?: string | undefined;
+  authHeader?: string | undefined;
+  authSecret?: string | undefined;
+}
+
+/** The authentication header the gateway expects (also used by the sender). */
+export function httpAuthHeaders(config: HttpProbeConfig): Record<string, string> {
+  const secret = config.authSecret ?? "";
+  switch (config.authType) {
+    case "basic":
+      return { authorization: `Basic ${Buffer.from(`${config.authUsername ?? ""}:${secret}`).toString("base64")}` };
+    case "bearer":
+      return { authorization: `Bearer ${secret}` };
+    case "header":
+      return config.authHeader ? { [config.authHeader]: secret } : {};
+    default:
+      return {};
+  }
+}
+
+export async function probeHttp(config: HttpProbeConfig, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const startedAt = performance.now();
+  const headers = httpAuthHeaders(config);
+  let answer = await probeRequest(config.url, { method: "HEAD", headers }, opts);
+  if ("status" in answer && (answer.status === 405 || answer.status === 501)) {
+    answer = await probeRequest(config.url, { method: "GET", headers }, opts);
+  }
+  const latencyMs = elapsedSince(startedAt);
+  if ("error" in answer) return { ok: false, detail: answer.error, latencyMs };
+  const { status } = answer;
+  if (status === 401 || status === 403)
+    return { ok: false, detail: `the gateway refused the credentials (HTTP ${status})`, latencyMs };
+  if (status === 404) return { ok: false, detail: "the gateway has no such URL (HTTP 404)", latencyMs };
+  if (status >= 500)
+    return { ok: false, detail: `the gateway answered with a server error (HTTP ${status})`, latencyMs };
+  if (status >= 400 && status !== 400 && status !== 405 && status !== 422)
+    return { ok: false, detail: `the gateway answered HTTP ${status}`, latencyMs };
+  const note = status >= 400 ? " to an empty request: reachable, credentials not refused" : "";
+  return { ok: true, detail: `the gateway answered HTTP ${status}${note}`, latencyMs };
+}

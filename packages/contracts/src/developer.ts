@@ -1,0 +1,80 @@
+// A customer's developer settings: secret key, IP whitelist, notify (callback) URL and the API switch.
+import { z } from "zod";
+
+/** Secret keys look like "sk_<43 base64url characters>"; the first 8 characters are kept to tell keys apart. */
+export const SECRET_KEY_PREFIX = "sk_";
+export const SECRET_KEY_SHOWN_PREFIX_LENGTH = 8;
+
+export const IP_WHITELIST_MAX = 50;
+export const NOTIFY_URL_MAX = 1000;
+/** Header carrying `t=<unix seconds>,v1=<hex hmac-sha256 of "<t>.<raw body>">` on every callback. */
+export const CALLBACK_SIGNATURE_HEADER = "X-Switchboard-Signature";
+
+export const secretKeyRefreshResult = z.object({
+  /** Shown once: only its sha256 is stored. */
+  secretKey: z.string(),
+  secretKeyPrefix: z.string(),
+  secretKeyCreatedAt: z.string(),
+});
+export type SecretKeyRefreshResult = z.infer<typeof secretKeyRefreshResult>;
+
+export const ipModBody = z.object({
+  /** IPv4 or IPv6 addresses and CIDR ranges (10.0.0.0/8, 2001:db8::/32); empty list = any address. */
+  ips: z.array(z.string().trim().min(1).max(64)).max(IP_WHITELIST_MAX),
+});
+export type IpModBody = z.infer<typeof ipModBody>;
+export const ipModResult = z.object({ ipWhitelist: z.array(z.string()) });
+export type IpModResult = z.infer<typeof ipModResult>;
+
+/** An http(s) URL without credentials in it; "" clears the setting. */
+export const notifyUrl = z
+  .string()
+  .trim()
+  .max(NOTIFY_URL_MAX)
+  .refine(
+    (v) => {
+      if (v === "") return true;
+      if (!URL.canParse(v)) return false;
+      const u = new URL(v);
+      return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password && u.hostname !== "";
+    },
+    { params: { i18n: "developer.notify_url_invalid" } },
+  );
+
+export const notifyModBody = z.object({
+  notifyUrl,
+  /** Also post a signed sample event to the URL and report how it answered. */
+  test: z.boolean().optional(),
+});
+export type NotifyModBody = z.infer<typeof notifyModBody>;
+
+export const notifyTestResult = z.object({
+  /** true when the URL answered with a 2xx status. */
+  delivered: z.boolean(),
+  httpStatus: z.number().int().nullable(),
+  durationMs: z.number().int(),
+  /** Why it was not delivered (timeout, connection refused, refused address...), null when delivered. */
+  error: z.string().nullable(),
+});
+export type NotifyTestResult = z.infer<typeof notifyTestResult>;
+
+export const notifyModResult = z.object({
+  notifyUrl: z.string().nullable(),
+  test: notifyTestResult.nullable(),
+});
+export type NotifyModResult = z.infer<typeof notifyModResult>;
+
+export const apiToggleBody = z.object({ enabled: z.boolean() });
+export type ApiToggleBody = z.infer<typeof apiToggleBody>;
+export const apiToggleResult = z.object({ apiEnabled: z.boolean() });
+export type ApiToggleResult = z.infer<typeof apiToggleResult>;
+
+export const developerInfo = z.object({
+  apiEnabled: z.boolean(),
+  /** null until the first POST /user/sk/refresh. */
+  secretKeyPrefix: z.string().nullable(),
+  secretKeyCreatedAt: z.string().nullable(),
+  ipWhitelist: z.array(z.string()),
+  notifyUrl: z.string().nullable(),
+});
+export type DeveloperInfo = z.infer<typeof developerInfo>;

@@ -1,0 +1,21 @@
+// Messages of developer settings (secret key, IP whitelist, notify URL, API switch).
+import type { Lang } from "../codes";
+
+export const developerMessages = {
+  "developer.ip_invalid": {
+    zh: "字段 {field}：{value} 不是有效的 IPv4/IPv6 地址或 CIDR 网段",
+    en: "field {field}: {value} is not a valid IPv4/IPv6 address or CIDR range",
+  },
+  "developer.notify_url_invalid": {
+    zh: "字段 {field} 应为 http 或 https 地址（不含用户名和密码）",
+    en: "field {field} must be an http or https URL (without user name or password)",
+  },
+  "developer.notify_nothing_to_test": {
+    zh: "请先填写回调地址再测试",
+    en: "give a notify URL to test",
+  },
+  "developer.no_secret_key": {
+    zh: "回调使用密钥签名，请先生成密钥再测试",
+    en: "callbacks are signed with your secret key: create one (refresh the secret key) before testing",
+  },
+} as const satisfies Record<string, Record<Lang, string>>;

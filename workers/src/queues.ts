@@ -1,0 +1,65 @@
+// The queues between the API and the workers, and between workers. Payloads carry ids only: never phone
+// numbers or message text (DOMAIN.md, house style).
+//
+//   API (mode 3 upload) --ingest-batch--> ingest: parse file, numbers, prices, routes, charge, review?
+//   API / scheduler      --dispatch-batch--> dispatch: status 20 -> 21, send recipients in chunks per channel
+//   dispatch             --dispatch-chunk--> one chunk of recipients (by id range) through its channel
+//   receipts (adapter)   --delivery-report--> record receive results by provider message id
+//   dispatch / API stop  --finish-batch--> counts, refunds of failed/terminated recipients, final status
+//   finish, receipts     --callback--> signed POST to the customer's notify URL, retried with backoff
+import { z } from "zod";
+
+export const QUEUE = {
+  ingestBatch: "ingest-batch",
+  dispatchBatch: "dispatch-batch",
+  dispatchChunk: "dispatch-chunk",
+  deliveryReport: "delivery-report",
+  finishBatch: "finish-batch",
+  callback: "callback",
+  schedule: "schedule",
+} as const;
+export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+
+/** BigInt ids travel as decimal strings. */
+const bigId = z.string().regex(/^\d{1,19}$/);
+
+export const ingestBatchJob = z.object({ batchId: bigId });
+export const dispatchBatchJob = z.object({ batchId: bigId });
+export const dispatchChunkJob = z.object({
+  batchId: bigId,
+  channelId: z.number().int().positive(),
+  /** Recipient id range, inclusive. */
+  fromId: bigId,
+  toId: bigId,
+});
+export const deliveryReportJob = z.object({
+  channelId: z.number().int().positive(),
+  reports: z
+    .array(
+      z.object({
+        providerMessageId: z.string().max(64),
+        status: z.enum(["delivered", "undelivered", "expired", "rejected", "unknown"]),
+        errorCode: z.string().max(32).optional(),
+        doneAt: z.string().optional(),
+      }),
+    )
+    .max(5000),
+});
+export const finishBatchJob = z.object({ batchId: bigId });
+export const callbackJob = z.object({
+  userId: z.number().int().positive(),
+  batchId: bigId.optional(),
+  event: z.enum(["delivery_report", "batch_finished"]),
+  /** For delivery reports: the recipient ids whose outcome is reported (the payload is built when sent). */
+  recipientIds: z.array(bigId).max(1000).optional(),
+});
+
+export type IngestBatchJob = z.infer<typeof ingestBatchJob>;
+export type DispatchBatchJob = z.infer<typeof dispatchBatchJob>;
+export type DispatchChunkJob = z.infer<typeof dispatchChunkJob>;
+export type DeliveryReportJob = z.infer<typeof deliveryReportJob>;
+export type FinishBatchJob = z.infer<typeof finishBatchJob>;
+export type CallbackJob = z.infer<typeof callbackJob>;
+
+/** One job id per batch for batch-level jobs: enqueueing twice is a no-op (BullMQ dedupes by id). */
+export const batchJobId = (queue: QueueName, batchId: string) => `${queue}:${batchId}`;
