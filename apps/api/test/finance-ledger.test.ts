@@ -1,5 +1,5 @@
 // The ledger function itself (as the batch module will call it) and the replay check.
-import { BalanceLogType, UserType } from "@switchboard/contracts";
+import { BalanceLogType, BatchStatus, ProductCode, UserType } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
 import { applyBalanceChange, replayLedger, verifyLedger } from "../src/modules/finance/ledger";
@@ -51,25 +51,43 @@ describe("replayLedger", () => {
 describe("applyBalanceChange", () => {
   it("writes consume and refund rows with the batch id and no operator", async () => {
     const c = await fx.account(UserType.USER, tenantId, { balance: "10" });
+    const product = await t.prisma.product.findFirstOrThrow({ where: { tenantId, code: ProductCode.SMS } });
+    const batch = await t.prisma.messageBatch.create({
+      data: {
+        tenantId,
+        userId: c.id,
+        productId: product.id,
+        productCode: ProductCode.SMS,
+        taskType: 2,
+        submitMode: 1,
+        status: BatchStatus.SEND_FINISHED,
+        content: {},
+      },
+    });
     const applied = await t.prisma.$transaction(async (tx) => {
       await applyBalanceChange(tx, {
         tenantId,
         userId: c.id,
         type: BalanceLogType.CONSUME,
         amount: -70_000n,
-        batchId: 42n,
+        batchId: batch.id,
       });
       return applyBalanceChange(tx, {
         tenantId,
         userId: c.id,
         type: BalanceLogType.REFUND,
         amount: 20_000n,
-        batchId: 42n,
+        batchId: batch.id,
       });
     });
     expect(applied.balanceAfter).toBe(50_000n);
     const log = await t.prisma.balanceLog.findUniqueOrThrow({ where: { id: applied.logId } });
-    expect(log).toMatchObject({ type: BalanceLogType.REFUND, batchId: 42n, operatorId: null, balanceAfter: 50_000n });
+    expect(log).toMatchObject({
+      type: BalanceLogType.REFUND,
+      batchId: batch.id,
+      operatorId: null,
+      balanceAfter: 50_000n,
+    });
   });
 
   it("refuses a debit beyond the balance with 402 and leaves the caller's transaction to roll back", async () => {

@@ -177,7 +177,17 @@ describe("GET /finance/consume/list", () => {
     expect(other.body.data.total).toBe(0);
     const foreign = await get<List>(t, "/finance/consume/list", foreignAdmin.token, { batchId: batchId.toString() });
     expect(foreign.body.data.total).toBe(0);
-    for (const q of [{ batchId: "x1" }, { batchId: "1".repeat(20) }, { agentId: "0" }]) {
+    const sms = await get<List>(t, "/finance/consume/list", admin.token, {
+      productCode: String(ProductCode.SMS),
+      agentId: String(agent.id),
+    });
+    expect(sms.body.data.total).toBe(2);
+    const ws = await get<List>(t, "/finance/consume/list", admin.token, {
+      productCode: String(ProductCode.WS),
+      agentId: String(agent.id),
+    });
+    expect(ws.body.data.total).toBe(0);
+    for (const q of [{ batchId: "x1" }, { batchId: "1".repeat(20) }, { agentId: "0" }, { productCode: "1234" }]) {
       expect((await get(t, "/finance/consume/list", admin.token, q)).status, JSON.stringify(q)).toBe(400);
     }
   });

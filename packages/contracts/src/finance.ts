@@ -1,7 +1,7 @@
 // Finance: recharge and deduct, gifts, the balance log, consume records and remittances (bank transfers).
 // Money travels as decimal strings ("12.3400"); requests accept at most 2 decimals (docs/finance.md).
 import { z } from "zod";
-import { BalanceLogType, RemittanceStatus } from "./codes";
+import { BalanceLogType, ProductCode, RemittanceStatus } from "./codes";
 import { bigId, id, moneyAmount, paging, text, timeRange } from "./common";
 import { MAX_MONEY_UNITS } from "./money";
 
@@ -93,6 +93,8 @@ export type RechargeListQuery = z.infer<typeof rechargeListQuery>;
 
 export const consumeListQuery = paging.extend({
   batchId: bigId().optional(),
+  /** Only rows of batches of this product (1000 RCS, 2000 WS, 3000 SMS). */
+  productCode: queryCode(Object.values(ProductCode)).optional(),
   ...ledgerFilters,
 });
 export type ConsumeListQuery = z.infer<typeof consumeListQuery>;

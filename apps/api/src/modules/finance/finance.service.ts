@@ -256,6 +256,7 @@ export async function consumeList(deps: FinanceDeps, p: Principal, q: ConsumeLis
       { type: { in: [BalanceLogType.CONSUME, BalanceLogType.REFUND] } },
       ...ledgerWhere(p, q),
       ...(q.batchId ? [{ batchId: BigInt(q.batchId) }] : []),
+      ...(q.productCode ? [{ batch: { productCode: q.productCode } }] : []),
     ],
   };
   const { rows, total, totalAmount } = await listLog(deps.prisma, where, q);
