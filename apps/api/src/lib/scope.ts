@@ -80,9 +80,7 @@ export function managedUsersWhere(p: Principal): Prisma.UserWhereInput {
 
 /** An account the caller manages, or 404 (missing, deleted, another tenant's or another agent's alike). */
 export async function findManagedUser<S extends Prisma.UserSelect>(db: Db, p: Principal, userId: number, select: S) {
-  const row = await db.user.findFirst({ where: { AND: [managedUsersWhere(p), { id: userId }] }, select });
-  if (!row) throw notFound("entity.user");
-  return row;
+  return findUserIn(db, managedUsersWhere(p), userId, select);
 }
 
 /** A customer the caller manages, or 404 (missing, deleted, another tenant's or another agent's alike). */
@@ -92,10 +90,7 @@ export async function findManagedCustomer<S extends Prisma.UserSelect>(
   customerId: number,
   select: S,
 ) {
-  // AND, not a spread: a scope that itself names an id (a customer's own) must not be overridden.
-  const row = await db.user.findFirst({ where: { AND: [managedCustomersWhere(p), { id: customerId }] }, select });
-  if (!row) throw notFound("entity.user");
-  return row;
+  return findUserIn(db, managedCustomersWhere(p), customerId, select);
 }
 
 /**
@@ -113,9 +108,7 @@ export async function findManagedBalanceAccount<S extends Prisma.UserSelect>(
   userId: number,
   select: S,
 ) {
-  const row = await db.user.findFirst({ where: { AND: [managedBalanceAccountsWhere(p), { id: userId }] }, select });
-  if (!row) throw notFound("entity.user");
-  return row;
+  return findUserIn(db, managedBalanceAccountsWhere(p), userId, select);
 }
 
 /**
@@ -154,4 +147,17 @@ export function priceTargetsWhere(p: Principal): Prisma.UserWhereInput {
     default:
       return { id: { in: [] } };
   }
+}
+
+/** A user inside a scope, or 404: missing, deleted and out-of-scope users answer alike. */
+async function findUserIn<S extends Prisma.UserSelect>(
+  db: Db,
+  scope: Prisma.UserWhereInput,
+  userId: number,
+  select: S,
+) {
+  // AND, not a spread: a scope that itself names an id (a customer's own) must not be overridden.
+  const row = await db.user.findFirst({ where: { AND: [scope, { id: userId }] }, select });
+  if (!row) throw notFound("entity.user");
+  return row;
 }

@@ -18,52 +18,29 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Per-IP limit on every sign-in route (the per-account lock lives in the service).
   const rateLimit = { max: deps.config.LOGIN_IP_PER_MINUTE, timeWindow: 60_000 };
 
-  app.post(
-    "/auth/login",
-    {
-      config: { rateLimit },
-      schema: {
-        tags: ["auth"],
-        summary: "Customer sign-in (customer app /login and RCS portal /control/login)",
-        body: loginBody,
-        response: { 200: loginResult },
+  // Customers sign in through /auth/login (customer app /login, RCS portal /control/login); staff through
+  // /auth/staff/login (/system/login, /backend/login). A super admin signs in without a tenant; everyone else
+  // needs the tenant (tenant-id header or host).
+  const signInRoutes = [
+    ["/auth/login", "customer", "Customer sign-in (customer app /login and RCS portal /control/login)"],
+    ["/auth/staff/login", "staff", "Staff sign-in: admins, agents and super admins (/system/login, /backend/login)"],
+  ] as const;
+  for (const [url, area, summary] of signInRoutes) {
+    app.post(
+      url,
+      { config: { rateLimit }, schema: { tags: ["auth"], summary, body: loginBody, response: { 200: loginResult } } },
+      async (req) => {
+        const tenant = await resolvePublicTenant(deps.prisma, req);
+        return login(deps, sign, {
+          ...req.body,
+          area,
+          tenantId: tenant?.tenantId ?? null,
+          ip: req.ip,
+          userAgent: req.headers["user-agent"],
+        });
       },
-    },
-    async (req) => {
-      const tenant = await resolvePublicTenant(deps.prisma, req);
-      return login(deps, sign, {
-        ...req.body,
-        area: "customer",
-        tenantId: tenant?.tenantId ?? null,
-        ip: req.ip,
-        userAgent: req.headers["user-agent"],
-      });
-    },
-  );
-
-  app.post(
-    "/auth/staff/login",
-    {
-      config: { rateLimit },
-      schema: {
-        tags: ["auth"],
-        summary: "Staff sign-in: admins, agents and super admins (/system/login, /backend/login)",
-        body: loginBody,
-        response: { 200: loginResult },
-      },
-    },
-    async (req) => {
-      // A super admin signs in without a tenant; admins and agents need the tenant (header or host).
-      const tenant = await resolvePublicTenant(deps.prisma, req);
-      return login(deps, sign, {
-        ...req.body,
-        area: "staff",
-        tenantId: tenant?.tenantId ?? null,
-        ip: req.ip,
-        userAgent: req.headers["user-agent"],
-      });
-    },
-  );
+    );
+  }
 
   app.post(
     "/auth/register",
