@@ -3,6 +3,14 @@ import { defineConfig } from "vitest/config";
 // One run over every workspace that has tests; each keeps its own config beside its code.
 export default defineConfig({
   test: {
-    projects: ["apps/api", "apps/web", "packages/contracts", "packages/channels", "packages/numbers", "workers"],
+    projects: [
+      "apps/api",
+      "apps/web",
+      "apps/web/vitest.e2e.config.ts",
+      "packages/contracts",
+      "packages/channels",
+      "packages/numbers",
+      "workers",
+    ],
   },
 });

@@ -1,0 +1,99 @@
+// Starts what a browser test needs: the API on a random port (the run's database and Redis prefix), the web
+// client built once and served with that API's address, and a headless Chromium (Debian's, never a download).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPrisma } from "@switchboard/db";
+import { Redis } from "ioredis";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
+import { buildApp } from "../../api/src/app";
+import { loadConfig } from "../../api/src/config";
+import { startWebServer } from "../server";
+
+const webDir = path.resolve(import.meta.dirname, "..");
+export const SCREENSHOT_DIR = path.resolve(webDir, "../../artifacts/screenshots");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export interface Harness {
+  apiUrl: string;
+  webUrl: string;
+  browser: Browser;
+  newPage: () => Promise<Page>;
+  close: () => Promise<void>;
+}
+
+function buildWebOnce() {
+  if (existsSync(path.join(webDir, "dist/index.html")) && process.env.E2E_REBUILD !== "1") return;
+  const r = spawnSync(
+    process.execPath,
+    [path.resolve(webDir, "../../node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
+    {
+      cwd: webDir,
+      stdio: "inherit",
+    },
+  );
+  if (r.status !== 0) throw new Error("web build failed");
+}
+
+export async function startHarness(): Promise<Harness> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI does)`);
+  buildWebOnce();
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: inject("databaseUrl"),
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: inject("redisPrefix"),
+    LOG_LEVEL: "silent",
+    LOGIN_IP_PER_MINUTE: "100000",
+    HOST: "127.0.0.1",
+    PORT: "0",
+  });
+  const prisma = createPrisma(config.DATABASE_URL, { max: 4 });
+  const redis = new Redis(config.REDIS_URL);
+  const api = await buildApp({ config, prisma, redis });
+  await api.listen({ host: "127.0.0.1", port: 0 });
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+  const web: Server = await startWebServer({
+    distDir: path.join(webDir, "dist"),
+    host: "127.0.0.1",
+    port: 0,
+    runtimeConfig: { apiBase: apiUrl },
+  });
+  const webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return {
+    apiUrl,
+    webUrl,
+    browser,
+    newPage: async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: webUrl });
+      return context.newPage();
+    },
+    close: async () => {
+      await browser.close();
+      await new Promise((r) => web.close(r));
+      await api.close();
+      await prisma.$disconnect();
+      await redis.quit();
+    },
+  };
+}
+
+export const userDataDir = () => mkdtempSync(path.join(tmpdir(), "sb-chromium-"));
