@@ -2,11 +2,12 @@
 // 1. PostgreSQL: DATABASE_URL, else the local default port, else an embedded PostgreSQL under .data/.
 // 2. Redis: REDIS_URL, else the local default port, else redis-server from PATH; else a clear message.
 // 3. Migrations, then the seed (demo logins; NODE_ENV=production seeds none, see README).
-// 4. The services as child processes with prefixed output; Ctrl-C stops everything this script started.
+// 4. The services as child processes with prefixed output (API, workers, web client, and the SMSC simulator the
+//    demo SMS channel points at); Ctrl-C stops everything this script started.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { createPrisma, DEMO_LOGINS, migrate, seed } from "@switchboard/db";
+import { createPrisma, DEMO_LOGINS, DEMO_SMSC, migrate, seed } from "@switchboard/db";
 import { ConfigError, loadConfig } from "../apps/api/src/config";
 import {
   ensureDatabase,
@@ -91,8 +92,12 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 // A production start refuses a missing or default JWT secret before touching any database.
+let channelSecretKey: string;
 try {
-  loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://checked-later" });
+  ({ CHANNEL_SECRET_KEY: channelSecretKey } = loadConfig({
+    ...process.env,
+    DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://checked-later",
+  }));
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   process.stderr.write(`[start] ${err.message}\n`);
@@ -125,7 +130,7 @@ const seeded = await seed(
             ? { username: SUPER_ADMIN_USERNAME, password: SUPER_ADMIN_PASSWORD }
             : undefined,
       }
-    : { mode: "demo" },
+    : { mode: "demo", channelSecretKey },
 );
 await prisma.$disconnect();
 say(`seed: ${seeded.countries} countries${seeded.createdDemo ? ", demo tenant created" : ""}`);
@@ -139,6 +144,29 @@ const env: NodeJS.ProcessEnv = {
   NODE_ENV: process.env.NODE_ENV ?? "development",
 };
 run("api", ["--import", "tsx", "apps/api/src/main.ts"], env);
+run("workers", ["--import", "tsx", "workers/src/main.ts"], env);
+// The demo SMS channel's SMSC: receipts on, a little latency and a few undelivered, like a real one.
+if (!production) {
+  run(
+    "smsc",
+    [
+      "--import",
+      "tsx",
+      "packages/channels/src/simulators/smsc-cli.ts",
+      "--port",
+      String(DEMO_SMSC.port),
+      "--receipts",
+      "on",
+      "--latency-ms",
+      "5",
+      "--receipt-delay-ms",
+      "500",
+      "--mix",
+      "delivered=0.97,undeliv=0.03",
+    ],
+    env,
+  );
+}
 
 // The web client: built when its sources are newer than the last build, then served with the API's address.
 const webDir = path.join(ROOT, "apps/web");
@@ -193,8 +221,10 @@ const lines = [
   "Switchboard is running (Ctrl-C stops everything started here)",
   `  Web        http://127.0.0.1:${webPort}    (customer app /login, back office /system/login, RCS portal /control/login)`,
   `  API        ${apiUrl}    (OpenAPI UI ${apiUrl}/docs, readiness ${apiUrl}/readyz)`,
+  "  Workers    batch dispatch, delivery receipts, refunds, callbacks",
 ];
 if (!production) {
+  lines.push(`  SMSC       ${DEMO_SMSC.host}:${DEMO_SMSC.port}    (SMPP simulator: the demo SMS channel sends here)`);
   lines.push("", "Demo logins (this demo start only; a production start seeds no known password):");
   for (const l of DEMO_LOGINS)
     lines.push(`  ${l.area.padEnd(24)} ${l.username.padEnd(12)} ${l.password.padEnd(12)} ${l.note}`);

@@ -10,7 +10,7 @@ const result = await seed(
   prisma,
   production
     ? { mode: "production", superAdmin: username && password ? { username, password } : undefined }
-    : { mode: "demo" },
+    : { mode: "demo", channelSecretKey: process.env.CHANNEL_SECRET_KEY },
 );
 console.log(`countries: ${result.countries}; demo tenant ${result.createdDemo ? "created" : "kept as it was"}`);
 for (const l of result.logins)

@@ -1,11 +1,14 @@
 // Reference data for every start, demo data only for the demo start.
 // - always: countries (upserted, so library updates land).
 // - demo: a super admin, a demo tenant with an admin, an agent, two customers (one authenticated, one not),
-//   the three products with demo default prices, website configs for localhost. Created once; later starts
-//   leave them as users changed them.
+//   the three products with demo default prices, website configs for localhost, and an SMPP channel to the
+//   SMSC simulator `npm start` runs (127.0.0.1:2775) as the SMS product's default channel, so a demo batch is
+//   sent all the way. Created once; later starts leave them as users changed them.
 // - production: no known password anywhere; the first super admin comes from the environment.
-import { AuthRequirement, AuthStatus, ProductCode, UserType } from "@switchboard/contracts";
-import type { PrismaClient } from "../generated/client";
+// The API's own sealing, so the API and the workers open the demo channel's credentials like any other.
+import { channelSecretKey, DEV_CHANNEL_SECRET_KEY, encryptSecrets } from "@switchboard/channels";
+import { AuthRequirement, AuthStatus, ProductCode, smppChannelConfig, UserType } from "@switchboard/contracts";
+import type { Prisma, PrismaClient } from "../generated/client";
 import { countryRows } from "./countries";
 import { hashPassword } from "./passwords";
 
@@ -31,6 +34,9 @@ export const DEMO_LOGINS: DemoLogin[] = [
   { area: "customer (/login)", username: "customer", password: "Customer123", note: "authenticated, balance 1,000.00" },
   { area: "customer (/login)", username: "newcustomer", password: "Customer123", note: "not authenticated yet" },
 ];
+
+/** Where the demo SMS channel connects: the SMSC simulator `npm start` runs. */
+export const DEMO_SMSC = { host: "127.0.0.1", port: 2775 } as const;
 
 /** Demo default prices in money units (1/10,000): SMS per segment, WS and RCS per message. */
 const DEMO_PRICES: Record<number, { default: bigint; overrides: Record<string, bigint> }> = {
@@ -60,7 +66,28 @@ async function ensureSuperAdmin(prisma: PrismaClient, username: string, password
   return true;
 }
 
-async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[]) {
+/** The demo SMPP channel, its password sealed with CHANNEL_SECRET_KEY, as the SMS product's default channel. */
+async function seedDemoSmsChannel(prisma: PrismaClient, tenantId: number, smsProductId: number, secretKey: string) {
+  const { password, ...config } = smppChannelConfig.parse({
+    ...DEMO_SMSC,
+    systemId: "switchboard",
+    password: "demo",
+  });
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: "Demo SMSC (local simulator)",
+      kind: "smpp",
+      productCode: ProductCode.SMS,
+      config: config as Prisma.InputJsonObject,
+      secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, { password: password ?? "" }),
+      throughput: 1_000,
+    },
+  });
+  await prisma.product.update({ where: { id: smsProductId }, data: { defaultChannelId: channel.id } });
+}
+
+async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], channelSecret: string) {
   const h = async (pw: string) => hashPassword(pw);
   const [superLogin, adminLogin, agentLogin, customerLogin, newCustomerLogin] = DEMO_LOGINS as [
     DemoLogin,
@@ -174,12 +201,19 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[]) {
         updatedById: admin.id,
       })),
     });
+    if (p.code === ProductCode.SMS) await seedDemoSmsChannel(prisma, tenant.id, product.id, channelSecret);
   }
 }
 
 export async function seed(
   prisma: PrismaClient,
-  opts: { mode: "demo" } | { mode: "production"; superAdmin?: { username: string; password: string } },
+  opts:
+    | {
+        mode: "demo";
+        /** CHANNEL_SECRET_KEY of the API and workers that will open the demo channel (default: the dev key). */
+        channelSecretKey?: string;
+      }
+    | { mode: "production"; superAdmin?: { username: string; password: string } },
 ): Promise<SeedResult> {
   const countries = await seedCountries(prisma);
   if (opts.mode === "production") {
@@ -189,7 +223,7 @@ export async function seed(
   const exists = await prisma.tenant.findUnique({ where: { code: DEMO_TENANT_CODE } });
   if (!exists) {
     const codes = (await prisma.country.findMany({ select: { code: true } })).map((c) => c.code);
-    await seedDemoTenant(prisma, codes);
+    await seedDemoTenant(prisma, codes, opts.channelSecretKey ?? DEV_CHANNEL_SECRET_KEY);
   }
   return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
 }

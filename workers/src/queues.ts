@@ -61,5 +61,21 @@ export type DeliveryReportJob = z.infer<typeof deliveryReportJob>;
 export type FinishBatchJob = z.infer<typeof finishBatchJob>;
 export type CallbackJob = z.infer<typeof callbackJob>;
 
-/** One job id per batch for batch-level jobs: enqueueing twice is a no-op (BullMQ dedupes by id). */
-export const batchJobId = (queue: QueueName, batchId: string) => `${queue}:${batchId}`;
+/**
+ * BullMQ's key prefix for a REDIS_PREFIX: BullMQ joins prefix and queue name with ":", and REDIS_PREFIX already
+ * ends with one ("sb:" -> "sb", keys "sb:dispatch-batch:..."). Every producer (API) and worker must use it.
+ */
+export const bullPrefix = (redisPrefix: string) => redisPrefix.replace(/:+$/, "") || "bull";
+
+// What the API does at its end of the contract:
+//   - a batch reaching 20 (created without review, review passed): add dispatch-batch {batchId} with jobId
+//     batchJobId(QUEUE.dispatchBatch, id); not due yet or enqueue lost: the workers' scheduler starts it anyway;
+//   - terminate: the conditional update 21 -> 23 (with the reason), then add finish-batch {batchId} with jobId
+//     batchJobId(QUEUE.finishBatch, id). Leave finishedAt to finish-batch: it waits for chunks still sending,
+//     marks the unsent recipients 3, refunds them, sets finishedAt, and sends the batch_finished callback.
+
+/**
+ * One job id per batch for batch-level jobs: enqueueing twice is a no-op while the job exists (BullMQ dedupes by
+ * id). BullMQ refuses custom ids containing ":", hence the dash.
+ */
+export const batchJobId = (queue: QueueName, batchId: string) => `${queue}-${batchId}`;

@@ -1,8 +1,9 @@
 // The only place that reads process.env: everything else receives a Config.
+import { DEV_CHANNEL_SECRET_KEY } from "@switchboard/channels";
 import { z } from "zod";
 
 const DEV_JWT_SECRET = "switchboard-dev-secret-change-me-0123456789";
-const DEV_CHANNEL_SECRET_KEY = "6465762d6f6e6c792d6368616e6e656c2d7365637265742d6b65792d30303031";
+/** The development default of CHANNEL_SECRET_KEY (refused in production); the demo seed seals with it. */
 
 const schema = z
   .object({
@@ -38,6 +39,8 @@ const schema = z
      * customer's URL must not reach into our own network. On for a single-machine or on-premises install.
      */
     CALLBACK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false"),
+    /** Mode 1 (single number) submissions wait at most this long for the provider's answer. */
+    BATCH_SINGLE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
     /** Trust X-Forwarded-For from a reverse proxy (docker compose puts one in front). */
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
     /** Sign-in limits: attempts per IP per minute, failures per account per window. */

@@ -4,13 +4,13 @@
 import { generateKeyPairSync, randomBytes, verify } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { channelSecretKey, decryptSecrets, encryptSecrets } from "@switchboard/channels";
 import { probeHttp } from "@switchboard/channels/http";
 import { probeRcs } from "@switchboard/channels/rcs";
 import { type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
 import { probeWhatsapp } from "@switchboard/channels/whatsapp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config";
-import { channelSecretKey, decryptSecrets, encryptSecrets } from "../src/modules/channels/channel-secrets";
 import { createProduct, makeWorld, type ProductData, type World } from "./catalog-fixtures";
 import { type CallOptions, call, createTestApp, type TestContext } from "./helpers";
 

@@ -222,6 +222,7 @@ describe("OpenAPI", () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "apps/api/src/openapi.ts"], {
       cwd: root,
       env,
+      maxBuffer: 64 * 1024 * 1024,
     });
     const doc = JSON.parse(stdout);
     expect(doc.openapi).toBe("3.1.0");

@@ -1,9 +1,11 @@
 // The seed in both modes, each on a database of its own.
 import { randomBytes } from "node:crypto";
+import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import { UserType } from "@switchboard/contracts";
 import { createPrisma, migrate, seed, verifyPassword } from "@switchboard/db";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadConfig } from "../src/config";
 
 const base = inject("databaseUrl");
 const name = `seedtest_${randomBytes(4).toString("hex")}`;
@@ -73,6 +75,12 @@ describe("seed", () => {
       });
       const countries = await prisma.country.count();
       expect(await prisma.price.count()).toBe(countries * 3);
+      // The SMS product sends through the SMSC simulator `npm start` runs, credentials sealed with the default key.
+      const sms = tenant.products.find((p) => p.code === 3000)!;
+      const channel = await prisma.channel.findUniqueOrThrow({ where: { id: sms.defaultChannelId! } });
+      expect(channel).toMatchObject({ kind: "smpp", productCode: 3000, config: { host: "127.0.0.1", port: 2775 } });
+      const key = channelSecretKey(loadConfig({ DATABASE_URL: url }).CHANNEL_SECRET_KEY);
+      expect(decryptSecrets(key, tenant.id, channel.secrets)).toEqual({ password: "demo" });
       const customer = tenant.users.find((u) => u.username === "customer")!;
       const logs = await prisma.balanceLog.findMany({ where: { userId: customer.id } });
       expect(logs.reduce((s, l) => s + l.amount, 0n)).toBe(customer.balance);

@@ -10,6 +10,13 @@ export type {
   SmsMessage,
 } from "./adapter";
 export { ChannelError, sendFailure, silentLogger } from "./adapter";
+export {
+  type ChannelSecrets,
+  channelSecretKey,
+  DEV_CHANNEL_SECRET_KEY,
+  decryptSecrets,
+  encryptSecrets,
+} from "./secrets";
 export type { SmppAdapter, SmppAdapterDeps, SmppAdapterStats } from "./smpp/adapter";
 export { createSmppAdapter } from "./smpp/adapter";
 export type { SmppConfig, SmppConfigInput } from "./smpp/config";

@@ -1,9 +1,10 @@
 // A channel's settings are kept in two places: the non-secret ones in Channel.config (JSON), the credentials
 // (CHANNEL_SECRET_FIELDS) sealed in Channel.secrets. These functions split a request's config, merge new
 // credentials over stored ones, and say what a response may show about them.
+
+import type { ChannelSecrets } from "@switchboard/channels";
 import { CHANNEL_SECRET_FIELDS, type ChannelConfigOf, type ChannelKind } from "@switchboard/contracts";
 import { badRequest } from "../../lib/errors";
-import type { ChannelSecrets } from "./channel-secrets";
 
 type SecretField = (typeof CHANNEL_SECRET_FIELDS)[ChannelKind][number];
 

@@ -1,5 +1,7 @@
 // "Test connection": binds or authenticates against the provider with the stored settings and reports what
 // happened. The outcome is returned to the admin, never stored as the channel's status.
+
+import type { ChannelSecrets } from "@switchboard/channels";
 import { probeSmpp, smppConfigSchema } from "@switchboard/channels";
 import { probeHttp } from "@switchboard/channels/http";
 import { probeRcs } from "@switchboard/channels/rcs";
@@ -13,7 +15,6 @@ import type {
   WhatsappChannelConfig,
 } from "@switchboard/contracts";
 import type { PublicConfig } from "./channel-config";
-import type { ChannelSecrets } from "./channel-secrets";
 
 /**
  * SMPP: binds one fresh session with the credentials and unbinds, without starting a live link (an SMSC that

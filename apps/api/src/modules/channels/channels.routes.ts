@@ -1,5 +1,7 @@
 // Channels, routing, data transfer and statistics: the admin's "channel and product" area (admin only, as the
 // spec says; a super admin acts inside the tenant named by the tenant-id header). docs/catalog-and-routing.md.
+
+import { channelSecretKey } from "@switchboard/channels";
 import {
   channelCreateBody,
   channelDefaultBody,
@@ -23,7 +25,6 @@ import {
 } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { principalOf } from "../../plugins/auth";
-import { channelSecretKey } from "./channel-secrets";
 import {
   type ChannelDeps,
   channelDetail,

@@ -1,5 +1,7 @@
 // Channels (the admin's product/api page): provider connections with their settings, sealed credentials,
 // throughput, country scope and status; the product's default channel; "test connection".
+
+import { decryptSecrets, encryptSecrets } from "@switchboard/channels";
 import {
   type ChannelCreateBody,
   type ChannelDefaultBody,
@@ -17,7 +19,6 @@ import { actingTenant, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { normalizeCountryScope } from "../catalog/countries.service";
 import { mergeSecrets, type PublicConfig, secretStates, splitConfig, withDerivedSettings } from "./channel-config";
-import { decryptSecrets, encryptSecrets } from "./channel-secrets";
 import { testConnection } from "./channel-test";
 
 export interface ChannelDeps {

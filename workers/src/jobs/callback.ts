@@ -1,0 +1,167 @@
+// callback {userId, batchId, event, recipientIds?}: posts one status report to the customer's notify URL.
+//
+// The body is built from the database when the job runs (the job carries ids only), so a retry reports the
+// current state. It is signed like every callback (callback-signature.ts: X-Switchboard-Signature over the raw
+// body with the customer's secret key hash) and sent through the SSRF-guarded sender with a 5 s limit. Each
+// attempt is a notify_attempts row; a failed attempt throws so BullMQ retries it with exponential backoff.
+//
+// Body: { event, eventId, createdAt, data }. eventId is the same on every attempt of one event, so a receiver
+// can drop repeats. E.164 numbers go to the customer's own URL (they are its recipients), never to logs.
+//   batch_finished:  data = { batchId, status, productCode, counts..., cost, refunded, finishedAt }
+//   delivery_report: data = { batchId, reports: [{ recipientId, phone, sendResult, receiveResult, errorCode,
+//                              sentAt, receivedAt }] }
+
+import { signCallback } from "@switchboard/api/callback-signature";
+import { postCallback } from "@switchboard/api/callbacks";
+import { CALLBACK_SIGNATURE_HEADER, formatMoney } from "@switchboard/contracts";
+import type { WorkerDeps } from "../lib/deps";
+import type { CallbackJob } from "../queues";
+
+type Deps = Pick<WorkerDeps, "prisma" | "logger" | "allowPrivateCallbackTargets" | "tuning">;
+
+export interface CallbackContext {
+  /** Stable across the attempts of one event. */
+  eventId: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  now?: Date;
+}
+
+/** The receiver did not take the callback; BullMQ tries again later. */
+export class CallbackNotDelivered extends Error {
+  constructor(readonly reason: string) {
+    super(`callback not delivered: ${reason}`);
+    this.name = "CallbackNotDelivered";
+  }
+}
+
+export type CallbackResult = "delivered" | "skipped";
+
+export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: CallbackContext): Promise<CallbackResult> {
+  const now = ctx.now ?? new Date();
+  const user = await deps.prisma.user.findUnique({
+    where: { id: job.userId },
+    select: { notifyUrl: true, secretKeyHash: true, deletedAt: true },
+  });
+  // The customer removed its URL (or its account) since the event: nobody to tell.
+  if (!user?.notifyUrl || user.deletedAt) return "skipped";
+  const batchId = job.batchId === undefined ? null : BigInt(job.batchId);
+
+  const data = await eventData(deps, job);
+  if (data === null) return "skipped";
+  if (!user.secretKeyHash) {
+    // Callbacks are always signed; without a key there is nothing to sign with. Recorded so the customer sees why.
+    await recordAttempt(deps, job, batchId, ctx.attempt, { httpStatus: null, durationMs: 0, error: "no_secret_key" });
+    return "skipped";
+  }
+
+  const body = JSON.stringify({ event: job.event, eventId: ctx.eventId, createdAt: now.toISOString(), data });
+  const outcome = await postCallback(
+    {
+      url: user.notifyUrl,
+      body,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "user-agent": "Switchboard-Callback/1.0",
+        "x-switchboard-event": job.event,
+        [CALLBACK_SIGNATURE_HEADER.toLowerCase()]: signCallback(
+          user.secretKeyHash,
+          body,
+          Math.floor(now.getTime() / 1000),
+        ),
+      },
+    },
+    { timeoutMs: deps.tuning.callbackTimeoutMs, allowPrivateTargets: deps.allowPrivateCallbackTargets },
+  );
+  await recordAttempt(deps, job, batchId, ctx.attempt, outcome);
+  if (!outcome.delivered) throw new CallbackNotDelivered(outcome.error ?? "failed");
+  return "delivered";
+}
+
+async function recordAttempt(
+  deps: Deps,
+  job: CallbackJob,
+  batchId: bigint | null,
+  attempt: number,
+  outcome: { httpStatus: number | null; durationMs: number; error: string | null },
+): Promise<void> {
+  await deps.prisma.notifyAttempt.create({
+    data: {
+      userId: job.userId,
+      batchId,
+      event: job.event,
+      attempt: Math.min(attempt, 32_767),
+      httpStatus: outcome.httpStatus,
+      error: outcome.error?.slice(0, 200) ?? null,
+      durationMs: outcome.durationMs,
+    },
+  });
+}
+
+/** The event's data, read now; null when the batch is not the user's (or gone). */
+async function eventData(deps: Deps, job: CallbackJob): Promise<object | null> {
+  if (job.batchId === undefined) return null;
+  const batch = await deps.prisma.messageBatch.findFirst({
+    where: { id: BigInt(job.batchId), userId: job.userId },
+    select: {
+      id: true,
+      status: true,
+      productCode: true,
+      totalCount: true,
+      validCount: true,
+      sentCount: true,
+      successCount: true,
+      failedCount: true,
+      deliveredCount: true,
+      undeliveredCount: true,
+      cost: true,
+      refunded: true,
+      reason: true,
+      finishedAt: true,
+    },
+  });
+  if (!batch) return null;
+  if (job.event === "batch_finished") {
+    return {
+      batchId: batch.id.toString(),
+      status: batch.status,
+      productCode: batch.productCode,
+      totalCount: batch.totalCount,
+      validCount: batch.validCount,
+      sentCount: batch.sentCount,
+      successCount: batch.successCount,
+      failedCount: batch.failedCount,
+      deliveredCount: batch.deliveredCount,
+      undeliveredCount: batch.undeliveredCount,
+      cost: formatMoney(batch.cost),
+      refunded: formatMoney(batch.refunded),
+      reason: batch.reason,
+      finishedAt: batch.finishedAt?.toISOString() ?? null,
+    };
+  }
+  const recipients = await deps.prisma.recipient.findMany({
+    where: { batchId: batch.id, id: { in: (job.recipientIds ?? []).map((id) => BigInt(id)) } },
+    select: {
+      id: true,
+      phone: true,
+      sendResult: true,
+      receiveResult: true,
+      errorCode: true,
+      sentAt: true,
+      receivedAt: true,
+    },
+    orderBy: { id: "asc" },
+  });
+  return {
+    batchId: batch.id.toString(),
+    reports: recipients.map((r) => ({
+      recipientId: r.id.toString(),
+      phone: r.phone,
+      sendResult: r.sendResult,
+      receiveResult: r.receiveResult,
+      errorCode: r.errorCode,
+      sentAt: r.sentAt?.toISOString() ?? null,
+      receivedAt: r.receivedAt?.toISOString() ?? null,
+    })),
+  };
+}

@@ -1,0 +1,116 @@
+// delivery-report {channelId, reports}: records delivery receipts on their recipients, in bulk.
+//
+//   - a receipt names the provider's message id; it is looked up under every spelling the adapter could have
+//     stored it in (messageIdVariants: hex and decimal forms), among the channel's recipients of the last days
+//     (SMSC ids repeat after a restart: the newest recipient with that id wins);
+//   - receive result 1 for "delivered", 2 for any other final state, with receivedAt, only where it is still 0
+//     (a receipt delivered twice counts once), and the batch's delivered/undelivered counters in the same
+//     statement;
+//   - a receipt can overtake its own submit outcome (the SMSC answers the submit, then the receipt, while the
+//     outcome waits in the chunk's write buffer): receipts whose id is not found are returned, and the worker
+//     runs the job again later with just those, a bounded number of times;
+//   - customers with a notify URL get a delivery_report callback for the recipients recorded.
+import { messageIdVariants } from "@switchboard/channels";
+import { ReceiveResult } from "@switchboard/contracts";
+import type { WorkerDeps } from "../lib/deps";
+import type { CallbackJob, DeliveryReportJob } from "../queues";
+
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
+type Report = DeliveryReportJob["reports"][number];
+
+/** How far back a receipt may reach for its message (receipts come within the SMS validity period, days). */
+const RECEIPT_WINDOW = "7 days";
+/** Recipients per delivery_report callback (the contract's bound). */
+const CALLBACK_RECIPIENTS = 1_000;
+
+export interface ReportOutcome {
+  /** Receipts recorded now. */
+  recorded: number;
+  /** Receipts whose message id matched no recipient (yet). */
+  unmatched: Report[];
+}
+
+interface Row {
+  idx: number;
+  recipientId: bigint | null;
+  batchId: bigint | null;
+}
+
+export async function recordDeliveryReports(deps: Deps, job: DeliveryReportJob): Promise<ReportOutcome> {
+  const { reports, channelId } = job;
+  if (reports.length === 0) return { recorded: 0, unmatched: [] };
+  const variants: string[] = [];
+  const variantIdx: number[] = [];
+  reports.forEach((report, idx) => {
+    for (const v of messageIdVariants(report.providerMessageId)) {
+      variants.push(v);
+      variantIdx.push(idx);
+    }
+  });
+  const idxs = reports.map((_, idx) => idx);
+  const results = reports.map((r) =>
+    r.status === "delivered" ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED,
+  );
+  const errors = reports.map((r) => r.errorCode ?? null);
+  const doneAts = reports.map((r) => (r.doneAt && !Number.isNaN(Date.parse(r.doneAt)) ? r.doneAt : null));
+
+  const rows = await deps.prisma.$queryRaw<Row[]>`
+    WITH v AS (
+      SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[]) AS v(message_id, idx)
+    ), hit AS (
+      SELECT DISTINCT ON (v.idx) v.idx, r.id
+      FROM v JOIN recipients r ON r."providerMessageId" = v.message_id
+      WHERE r."channelId" = ${channelId} AND r."sentAt" > now() - ${RECEIPT_WINDOW}::interval
+      ORDER BY v.idx, r.id DESC
+    ), rep AS (
+      SELECT * FROM unnest(${idxs}::int[], ${results}::smallint[], ${errors}::text[], ${doneAts}::timestamptz[])
+        AS rep(idx, result, error_code, done_at)
+    ), u AS (
+      UPDATE recipients r
+      SET "receiveResult" = rep.result, "receivedAt" = coalesce(rep.done_at, now()),
+          "errorCode" = coalesce(r."errorCode", rep.error_code)
+      FROM hit JOIN rep ON rep.idx = hit.idx
+      WHERE r.id = hit.id AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
+      RETURNING r.id, r."batchId", rep.result
+    ), counted AS (
+      UPDATE message_batches b
+      SET "deliveredCount" = b."deliveredCount" + c.delivered, "undeliveredCount" = b."undeliveredCount" + c.undelivered
+      FROM (
+        SELECT "batchId",
+               count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVED})::int AS delivered,
+               count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
+        FROM u GROUP BY "batchId"
+      ) c
+      WHERE b.id = c."batchId"
+    )
+    SELECT hit.idx, u.id AS "recipientId", u."batchId"
+    FROM hit LEFT JOIN u ON u.id = hit.id`;
+
+  const matched = new Set(rows.map((r) => r.idx));
+  const unmatched = reports.filter((_, idx) => !matched.has(idx));
+  const recorded = rows.filter((r): r is Row & { recipientId: bigint; batchId: bigint } => r.recipientId !== null);
+  if (recorded.length > 0) await enqueueReportCallbacks(deps, recorded);
+  return { recorded: recorded.length, unmatched };
+}
+
+async function enqueueReportCallbacks(deps: Deps, rows: Array<{ recipientId: bigint; batchId: bigint }>) {
+  const byBatch = new Map<string, string[]>();
+  for (const r of rows) {
+    const key = r.batchId.toString();
+    const list = byBatch.get(key) ?? [];
+    list.push(r.recipientId.toString());
+    byBatch.set(key, list);
+  }
+  const owners = await deps.prisma.$queryRaw<Array<{ id: bigint; userId: number }>>`
+    SELECT b.id, b."userId" FROM message_batches b JOIN users u ON u.id = b."userId"
+    WHERE b.id = ANY(${[...byBatch.keys()]}::bigint[]) AND u."notifyUrl" IS NOT NULL AND u."deletedAt" IS NULL`;
+  const jobs: CallbackJob[] = [];
+  for (const { id, userId } of owners) {
+    const batchId = id.toString();
+    const ids = byBatch.get(batchId) ?? [];
+    for (let i = 0; i < ids.length; i += CALLBACK_RECIPIENTS) {
+      jobs.push({ userId, batchId, event: "delivery_report", recipientIds: ids.slice(i, i + CALLBACK_RECIPIENTS) });
+    }
+  }
+  await deps.queues.callbacks(jobs);
+}

@@ -1,0 +1,80 @@
+// dispatch-batch {batchId}: starts sending a batch that is due (20 -> 21) and splits its recipients into
+// dispatch-chunk jobs: per channel, consecutive runs of `chunkSize` recipients by id, never a job per recipient.
+//
+// Chunk boundaries are computed over ALL the batch's recipients of a channel, not only the unsent ones, so a
+// second run (a retried job, or the scheduler re-enqueueing a batch that made no progress) produces the same
+// ranges and therefore the same job ids: BullMQ ignores a job whose id is still queued or running, and a
+// completed chunk run again finds nothing unsent in its range. Two jobs never send the same recipient.
+import { BatchStatus, SendResult } from "@switchboard/contracts";
+import type { WorkerDeps } from "../lib/deps";
+import type { DispatchBatchJob, DispatchChunkJob } from "../queues";
+
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
+
+/** Error code of recipients that have no channel to go through (routing found none when the batch was made). */
+export const NO_CHANNEL = "NO_CHANNEL";
+
+export async function dispatchBatch(deps: Deps, job: DispatchBatchJob): Promise<void> {
+  const id = BigInt(job.batchId);
+  const now = new Date();
+  const started = await deps.prisma.messageBatch.updateMany({
+    where: {
+      id,
+      status: BatchStatus.PENDING_SEND,
+      OR: [{ scheduledAt: null }, { scheduledAt: { lte: now } }],
+    },
+    data: { status: BatchStatus.SENDING, startedAt: now },
+  });
+  if (started.count === 0) {
+    // Not due yet (the scheduler comes back for it), gone, or already sending: only the last is ours to continue.
+    const batch = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true } });
+    if (batch?.status !== BatchStatus.SENDING) return;
+    // Marks the re-plan as progress, so the scheduler's stalled-batch sweep does not re-plan it every tick.
+    await deps.prisma.messageBatch.update({ where: { id }, data: { updatedAt: now } });
+  } else {
+    deps.logger.info({ batchId: job.batchId }, "batch sending");
+  }
+
+  await failUnroutable(deps, id);
+  const chunks = await planChunks(deps, id);
+  if (chunks.length === 0) {
+    await deps.queues.finishBatches([job.batchId]);
+    return;
+  }
+  await deps.queues.dispatchChunks(chunks);
+}
+
+/** Recipients without a channel cannot be sent: recorded as failures (refunded when the batch is settled). */
+async function failUnroutable(deps: Deps, id: bigint): Promise<void> {
+  const changed = await deps.prisma.$executeRaw`
+    WITH u AS (
+      UPDATE recipients SET "sendResult" = ${SendResult.FAILURE}, "errorCode" = ${NO_CHANNEL}
+      WHERE "batchId" = ${id} AND "channelId" IS NULL AND "sendResult" = ${SendResult.NOT_SENT}
+      RETURNING 1
+    )
+    UPDATE message_batches
+    SET "sentCount" = "sentCount" + (SELECT count(*) FROM u), "failedCount" = "failedCount" + (SELECT count(*) FROM u)
+    WHERE id = ${id} AND EXISTS (SELECT 1 FROM u)`;
+  if (changed > 0) deps.logger.warn({ batchId: id.toString() }, "recipients without a channel marked failed");
+}
+
+async function planChunks(deps: Deps, id: bigint): Promise<DispatchChunkJob[]> {
+  const rows = await deps.prisma.$queryRaw<Array<{ channelId: number; fromId: bigint; toId: bigint }>>`
+    SELECT "channelId", min(id) AS "fromId", max(id) AS "toId"
+    FROM (
+      SELECT id, "channelId", "sendResult",
+             (row_number() OVER (PARTITION BY "channelId" ORDER BY id) - 1) / ${deps.tuning.chunkSize} AS n
+      FROM recipients
+      WHERE "batchId" = ${id} AND "channelId" IS NOT NULL
+    ) r
+    GROUP BY "channelId", n
+    HAVING bool_or("sendResult" = ${SendResult.NOT_SENT})
+    ORDER BY "channelId", n`;
+  const batchId = id.toString();
+  return rows.map((r) => ({
+    batchId,
+    channelId: r.channelId,
+    fromId: r.fromId.toString(),
+    toId: r.toId.toString(),
+  }));
+}

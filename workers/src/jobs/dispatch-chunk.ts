@@ -1,0 +1,267 @@
+// dispatch-chunk {batchId, channelId, fromId, toId}: sends the still-unsent recipients of one id range of a
+// batch through one channel, and records every outcome.
+//
+//   - numbers are read from the database here (the job carries ids only); the text is the batch's content;
+//   - the channel's throughput holds across all workers: tokens come from its Redis token bucket, in batches;
+//   - sends are pipelined up to twice the adapter's window, so its window stays full without hoarding;
+//   - outcomes are written in bulk as they complete (send-outcomes.ts), conditional on sendResult 0;
+//   - every statusCheckMs the chunk re-reads the batch status (an admin's terminate, a dead channel elsewhere)
+//     and renews its lease; a batch no longer sending stops the chunk after what is in flight.
+//
+// Outcomes, and what happens next:
+//   accepted                 -> send result 1 with the provider's message id
+//   refused for good         -> send result 2 with the error code (refunded when the batch is settled)
+//   link lost or no answer   -> send result 2 (CONNECTION_LOST / SUBMIT_TIMEOUT), never sent again: the SMSC may
+//     after submitting         have accepted it, and a second copy to a person is worse than a refund of one we
+//                              may have delivered (at most a window of messages per dropped connection)
+//   refused for now          -> sent again within this job (sendRetries rounds with backoff); still refused: the
+//     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
+//                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
+import type { SendOutcome } from "@switchboard/channels";
+import { BatchStatus, SendResult, smsContent } from "@switchboard/contracts";
+import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
+import type { ChunkLease } from "../lib/chunk-leases";
+import type { WorkerDeps } from "../lib/deps";
+import { chunkJobId } from "../lib/job-queues";
+import { type JobResult, runAgain } from "../lib/job-result";
+import { OutcomeWriter, recordSendOutcomes } from "../lib/send-outcomes";
+import { TokenBucket } from "../lib/token-bucket";
+import type { DispatchChunkJob } from "../queues";
+import { failSendingBatch } from "./finish-batch";
+
+type Deps = Pick<
+  WorkerDeps,
+  "prisma" | "redis" | "redisPrefix" | "queues" | "adapters" | "leases" | "logger" | "tuning"
+>;
+
+export interface Attempt {
+  /** 1 for the first run of the job. */
+  number: number;
+  max: number;
+}
+
+/** Written after submitting, the message may have been accepted: never sent again. */
+const AMBIGUOUS = new Set(["CONNECTION_LOST", "SUBMIT_TIMEOUT"]);
+
+interface ChunkRecipient {
+  id: bigint;
+  phone: string;
+  segments: number;
+}
+
+/** A chunk that could not hand every recipient to its channel; BullMQ runs it again later. */
+export class ChunkIncomplete extends Error {
+  constructor(
+    readonly left: number,
+    readonly lastErrorCode: string,
+  ) {
+    super(`${left} recipients not accepted by the channel yet (last error ${lastErrorCode})`);
+    this.name = "ChunkIncomplete";
+  }
+}
+
+export async function dispatchChunk(deps: Deps, job: DispatchChunkJob, attempt: Attempt): Promise<JobResult> {
+  const lease = await deps.leases.acquire(job.batchId, chunkJobId(job));
+  // Another process is sending this very chunk (BullMQ handed a job it thought stalled to us): wait for it.
+  if (!lease) return runAgain(deps.tuning.leaseTtlMs);
+  try {
+    return await runChunk(deps, job, lease, attempt);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, attempt: Attempt): Promise<JobResult> {
+  const batchId = BigInt(job.batchId);
+  const batch = await deps.prisma.messageBatch.findUnique({
+    where: { id: batchId },
+    select: { status: true, content: true, senderId: true },
+  });
+  if (batch?.status !== BatchStatus.SENDING) return;
+  const content = smsContent.safeParse(batch.content);
+  if (!content.success) {
+    // WS and RCS channels come with a later issue; until then such a batch fails (and is refunded) at once.
+    await failSendingBatch(deps, job.batchId, "content_unsupported");
+    return;
+  }
+
+  const channel = await acquireChannel(deps, job, attempt);
+  if (!channel) return;
+  try {
+    const recipients = await deps.prisma.$queryRaw<ChunkRecipient[]>`
+      SELECT id, phone, segments FROM recipients
+      WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
+        AND id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
+      ORDER BY id`;
+    const sender: Sender = {
+      deps,
+      batchId,
+      channel,
+      lease,
+      text: content.data.text,
+      from: batch.senderId ?? content.data.senderId,
+      bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
+      writer: new OutcomeWriter((rows) => recordSendOutcomes(deps.prisma, batchId, rows), deps.tuning.outcomeWrites),
+    };
+    const result = await sendWithRetries(sender, recipients);
+    if (result.stopped) return;
+    if (result.left.length > 0) {
+      if (attempt.number < attempt.max) throw new ChunkIncomplete(result.left.length, result.lastErrorCode);
+      deps.logger.error(
+        { batchId: job.batchId, channelId: job.channelId, left: result.left.length, errorCode: result.lastErrorCode },
+        "channel still refusing after every retry",
+      );
+      await failSendingBatch(deps, job.batchId, "channel_unavailable");
+      return;
+    }
+  } finally {
+    deps.adapters.release(channel);
+  }
+  await finishWhenDone(deps, job.batchId);
+}
+
+/** The channel's adapter; null when the channel cannot ever take the chunk (the batch has been failed). */
+async function acquireChannel(deps: Deps, job: DispatchChunkJob, attempt: Attempt): Promise<PooledChannel | null> {
+  try {
+    return await deps.adapters.acquire(job.channelId);
+  } catch (err) {
+    if (!(err instanceof ChannelUnusable)) throw err;
+    if (err.retryable && attempt.number < attempt.max) throw err;
+    await failSendingBatch(deps, job.batchId, err.reason);
+    return null;
+  }
+}
+
+/** The last chunk to finish has the batch settled (several may see it at once: the job id dedupes). */
+async function finishWhenDone(deps: Deps, batchId: string): Promise<void> {
+  const unsent = await deps.prisma.recipient.count({
+    where: { batchId: BigInt(batchId), sendResult: SendResult.NOT_SENT },
+  });
+  if (unsent === 0) await deps.queues.finishBatches([batchId]);
+}
+
+interface Sender {
+  deps: Deps;
+  batchId: bigint;
+  channel: PooledChannel;
+  lease: ChunkLease;
+  text: string;
+  from: string | undefined;
+  bucket: TokenBucket;
+  writer: OutcomeWriter;
+}
+
+interface RoundResult {
+  /** Recipients refused for now, to send again. */
+  retry: ChunkRecipient[];
+  lastErrorCode: string;
+  /** The batch stopped sending (or this chunk lost its lease): nothing more is sent. */
+  stopped: boolean;
+}
+
+async function sendWithRetries(
+  s: Sender,
+  recipients: ChunkRecipient[],
+): Promise<{ left: ChunkRecipient[]; lastErrorCode: string; stopped: boolean }> {
+  let pending = recipients;
+  let lastErrorCode = "";
+  for (let round = 0; pending.length > 0; round++) {
+    if (round > s.deps.tuning.sendRetries) return { left: pending, lastErrorCode, stopped: false };
+    if (round > 0) await sleep(s.deps.tuning.sendRetryDelayMs * 2 ** (round - 1));
+    let result: RoundResult;
+    try {
+      result = await sendRound(s, pending);
+    } catch (err) {
+      // Whatever went wrong, what was handed to the channel is recorded first, so a retry cannot send it again.
+      await s.writer.drain();
+      throw err;
+    }
+    // Outcomes are on disk before anything is decided: a retry must only see what is really unsent.
+    await s.writer.drain();
+    if (result.stopped) return { left: [], lastErrorCode, stopped: true };
+    pending = result.retry;
+    lastErrorCode = result.lastErrorCode || lastErrorCode;
+  }
+  return { left: [], lastErrorCode, stopped: false };
+}
+
+async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<RoundResult> {
+  const { deps, channel, writer } = s;
+  const maxInFlight = Math.max(1, channel.window * 2);
+  const inFlight = new Set<Promise<void>>();
+  const result: RoundResult = { retry: [], lastErrorCode: "", stopped: false };
+  const record = (r: ChunkRecipient, outcome: SendOutcome) => {
+    if (outcome.ok) {
+      writer.add({
+        recipientId: r.id,
+        result: SendResult.SUCCESS,
+        providerMessageId: outcome.providerMessageId,
+        errorCode: null,
+      });
+    } else if (outcome.retryable && !AMBIGUOUS.has(outcome.errorCode)) {
+      result.retry.push(r);
+      result.lastErrorCode = outcome.errorCode;
+    } else {
+      writer.add({
+        recipientId: r.id,
+        result: SendResult.FAILURE,
+        providerMessageId: null,
+        errorCode: outcome.errorCode,
+      });
+    }
+  };
+
+  let broken: { err: unknown } | undefined;
+  let tokens = 0;
+  let remainingSegments = recipients.reduce((sum, r) => sum + r.segments, 0);
+  let nextCheck = 0;
+  try {
+    for (const r of recipients) {
+      if (Date.now() >= nextCheck) {
+        if (!(await stillSending(s))) {
+          result.stopped = true;
+          break;
+        }
+        nextCheck = Date.now() + deps.tuning.statusCheckMs;
+      }
+      // A write that failed for good: stop handing out messages whose outcome could not be recorded.
+      if (writer.failed) break;
+      while (tokens < r.segments) {
+        tokens += await s.bucket.acquire(Math.min(deps.tuning.tokenBatch, remainingSegments - tokens));
+      }
+      tokens -= r.segments;
+      remainingSegments -= r.segments;
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      const sent: Promise<void> = channel.adapter
+        .send({ ref: r.id.toString(), to: r.phone, text: s.text, ...(s.from ? { from: s.from } : {}) })
+        .then(
+          (outcome) => record(r, outcome),
+          // send() resolves every delivery problem; a rejection is a bug, raised once the others are recorded.
+          (err: unknown) => {
+            broken ??= { err };
+          },
+        )
+        .finally(() => inFlight.delete(sent));
+      inFlight.add(sent);
+    }
+  } finally {
+    // However the loop ended (a Redis or database error included), every message handed over gets its outcome.
+    await Promise.all(inFlight);
+  }
+  if (broken) throw broken.err;
+  return result;
+}
+
+/** Renews the lease and re-reads the status: false once the batch is no longer sending or the lease is lost. */
+async function stillSending(s: Sender): Promise<boolean> {
+  if (!(await s.lease.renew())) {
+    s.deps.logger.warn({ batchId: s.batchId.toString() }, "chunk lease lost: another worker took this chunk");
+    return false;
+  }
+  const batch = await s.deps.prisma.messageBatch.findUnique({ where: { id: s.batchId }, select: { status: true } });
+  return batch?.status === BatchStatus.SENDING;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,180 @@
+// finish-batch {batchId}: settles a batch that has nothing left to send, in ONE transaction:
+//   - a batch stopped while sending gets its unsent recipients closed: 23 terminated -> send result 3,
+//     24 failed (channel dead) -> send result 2 with the reason as error code;
+//   - counts recomputed from the recipients;
+//   - refund through the ledger of what was charged and not delivered to the provider, so that always
+//       cost - refunded == sum(price of recipients with send result 1)
+//     The refund is the difference to what message_batches.refunded already records, so running this twice
+//     refunds nothing the second time; the batch update is conditional on the refunded amount it read;
+//   - the final status with finishedAt: 21 -> 22 finished, or 24 when every recipient failed; 23 and 24 stay.
+// Then the customer's notify URL gets a batch_finished callback.
+//
+// A stopped batch (23 by an admin, 24 by a dead channel) may still have chunks with messages in flight; they
+// notice the status within a status check and stop. Until their leases are gone this job waits, so a message the
+// provider accepts at the last moment is recorded as sent and not refunded.
+import { applyBalanceChange } from "@switchboard/api/ledger";
+import { BalanceLogType, BatchStatus, canTransition, SendResult } from "@switchboard/contracts";
+import type { Prisma } from "@switchboard/db";
+import type { WorkerDeps } from "../lib/deps";
+import { type JobResult, runAgain } from "../lib/job-result";
+import type { FinishBatchJob } from "../queues";
+
+/** Batch failure reasons (message_batches.reason), machine-readable: the client translates them. */
+export const FAILURE_REASONS = [
+  "all_recipients_failed",
+  "channel_unavailable",
+  "channel_missing",
+  "channel_paused",
+  "channel_kind_unsupported",
+  "channel_config_invalid",
+  "content_unsupported",
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** Error code of the recipients a failed batch leaves unsent: its reason, in the error codes' upper case. */
+function unsentErrorCode(reason: string | null): string {
+  const known = FAILURE_REASONS.find((r) => r === reason);
+  return (known ?? "channel_unavailable").toUpperCase();
+}
+
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning">;
+
+/**
+ * Ends a sending batch as failed (21 -> 24) with a reason, and has it settled. A no-op when the batch is no
+ * longer sending (terminated or finished meanwhile): the conditional update decides.
+ */
+export async function failSendingBatch(deps: Deps, batchId: string, reason: FailureReason): Promise<boolean> {
+  const { count } = await deps.prisma.messageBatch.updateMany({
+    where: { id: BigInt(batchId), status: BatchStatus.SENDING },
+    data: { status: BatchStatus.SEND_FAILED, reason },
+  });
+  if (count > 0) deps.logger.warn({ batchId, reason }, "batch failed");
+  await deps.queues.finishBatches([batchId]);
+  return count > 0;
+}
+
+interface Counts {
+  total: number;
+  unsent: number;
+  success: number;
+  failed: number;
+  successPrice: bigint;
+}
+
+async function countRecipients(tx: Prisma.TransactionClient, batchId: bigint): Promise<Counts> {
+  const [row] = await tx.$queryRaw<Counts[]>`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE "sendResult" = ${SendResult.NOT_SENT})::int AS unsent,
+           count(*) FILTER (WHERE "sendResult" = ${SendResult.SUCCESS})::int AS success,
+           count(*) FILTER (WHERE "sendResult" = ${SendResult.FAILURE})::int AS failed,
+           coalesce(sum(price) FILTER (WHERE "sendResult" = ${SendResult.SUCCESS}), 0)::bigint AS "successPrice"
+    FROM recipients WHERE "batchId" = ${batchId}`;
+  if (!row) throw new Error("count query returned no row");
+  return row;
+}
+
+/** Closing a million unsent recipients of a terminated batch takes a while: more than the ledger's usual limit. */
+const SETTLE_TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 } as const;
+
+const STOPPED: readonly number[] = [BatchStatus.SEND_TERMINATED, BatchStatus.SEND_FAILED];
+
+type Settled = { status: number; userId: number; firstTime: boolean } | null;
+
+export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobResult> {
+  const id = BigInt(job.batchId);
+  const batch = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true } });
+  if (!batch) {
+    deps.logger.warn({ batchId: job.batchId }, "finish-batch: no such batch");
+    return;
+  }
+  if (batch.status !== BatchStatus.SENDING && !STOPPED.includes(batch.status)) return;
+  if (STOPPED.includes(batch.status) && (await deps.leases.active(job.batchId)) > 0) {
+    return runAgain(deps.tuning.finishWaitMs);
+  }
+
+  const settled = await deps.prisma.$transaction((tx) => settle(tx, id), SETTLE_TX_OPTIONS);
+  if (!settled) return;
+  deps.logger.info({ batchId: job.batchId, status: settled.status }, "batch settled");
+  if (settled.firstTime) await enqueueFinishedCallback(deps, settled.userId, job.batchId);
+}
+
+async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled> {
+  const batch = await tx.messageBatch.findUnique({
+    where: { id },
+    select: {
+      status: true,
+      tenantId: true,
+      userId: true,
+      cost: true,
+      refunded: true,
+      finishedAt: true,
+      reason: true,
+    },
+  });
+  if (!batch) return null;
+
+  if (batch.status === BatchStatus.SEND_TERMINATED) {
+    await tx.recipient.updateMany({
+      where: { batchId: id, sendResult: SendResult.NOT_SENT },
+      data: { sendResult: SendResult.TERMINATED },
+    });
+  } else if (batch.status === BatchStatus.SEND_FAILED) {
+    await tx.recipient.updateMany({
+      where: { batchId: id, sendResult: SendResult.NOT_SENT },
+      data: { sendResult: SendResult.FAILURE, errorCode: unsentErrorCode(batch.reason) },
+    });
+  } else if (batch.status !== BatchStatus.SENDING) {
+    return null;
+  }
+
+  const counts = await countRecipients(tx, id);
+  // Still sending with recipients left: the chunk that records the last outcome enqueues this job again.
+  if (batch.status === BatchStatus.SENDING && counts.unsent > 0) return null;
+
+  let status: number = batch.status;
+  let reason: FailureReason | undefined;
+  if (batch.status === BatchStatus.SENDING) {
+    const allFailed = counts.total > 0 && counts.success === 0;
+    status = allFailed ? BatchStatus.SEND_FAILED : BatchStatus.SEND_FINISHED;
+    if (allFailed) reason = "all_recipients_failed";
+    if (!canTransition(batch.status, status)) throw new Error(`illegal transition ${batch.status} -> ${status}`);
+  }
+
+  const refunded = batch.cost - counts.successPrice;
+  const refund = refunded - batch.refunded;
+  if (refund < 0n) {
+    // More was already given back than was left undelivered: never taken back silently, a person must look.
+    throw new Error(`batch ${id} refunded ${batch.refunded} but only ${refunded} is refundable`);
+  }
+
+  const { count } = await tx.messageBatch.updateMany({
+    where: { id, status: batch.status, refunded: batch.refunded },
+    data: {
+      status,
+      sentCount: counts.success + counts.failed,
+      successCount: counts.success,
+      failedCount: counts.failed,
+      refunded,
+      finishedAt: batch.finishedAt ?? new Date(),
+      ...(reason ? { reason } : {}),
+    },
+  });
+  // Someone else settled or changed it between our read and this update: their outcome stands.
+  if (count === 0) return null;
+  if (refund > 0n) {
+    await applyBalanceChange(tx, {
+      tenantId: batch.tenantId,
+      userId: batch.userId,
+      type: BalanceLogType.REFUND,
+      amount: refund,
+      batchId: id,
+    });
+  }
+  return { status, userId: batch.userId, firstTime: batch.finishedAt === null };
+}
+
+async function enqueueFinishedCallback(deps: Deps, userId: number, batchId: string): Promise<void> {
+  const user = await deps.prisma.user.findUnique({ where: { id: userId }, select: { notifyUrl: true } });
+  if (!user?.notifyUrl) return;
+  await deps.queues.callbacks([{ userId, batchId, event: "batch_finished" }]);
+}

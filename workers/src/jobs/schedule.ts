@@ -1,0 +1,42 @@
+// schedule (repeatable, every few seconds): the safety net that makes every batch move on even when a job was
+// lost or a time came due. Everything it enqueues has a per-batch job id, so a tick that finds the same batch
+// as the last one adds nothing.
+//   - 20 pending send, unscheduled or due            -> dispatch-batch
+//   - 21 sending with no unsent recipient left       -> finish-batch (its last chunk's enqueue was lost)
+//   - 23 / 24 stopped but not settled (no finishedAt) -> finish-batch
+//   - 21 sending, recipients left, no progress for stalledBatchMs -> dispatch-batch again (lost chunk jobs; the
+//     chunk plan is deterministic, so chunks still queued or running are not duplicated)
+import { BatchStatus, SendResult } from "@switchboard/contracts";
+import type { WorkerDeps } from "../lib/deps";
+
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
+
+/** Batches handled per kind and tick; the rest wait for the next tick. */
+const PER_TICK = 1_000;
+
+export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> {
+  const due = await deps.prisma.messageBatch.findMany({
+    where: { status: BatchStatus.PENDING_SEND, OR: [{ scheduledAt: null }, { scheduledAt: { lte: now } }] },
+    select: { id: true },
+    orderBy: { id: "asc" },
+    take: PER_TICK,
+  });
+
+  const toFinish = await deps.prisma.$queryRaw<Array<{ id: bigint }>>`
+    SELECT b.id FROM message_batches b
+    WHERE (b.status = ${BatchStatus.SENDING} AND NOT EXISTS (
+            SELECT 1 FROM recipients r WHERE r."batchId" = b.id AND r."sendResult" = ${SendResult.NOT_SENT}))
+       OR (b.status IN (${BatchStatus.SEND_TERMINATED}, ${BatchStatus.SEND_FAILED}) AND b."finishedAt" IS NULL)
+    ORDER BY b.id LIMIT ${PER_TICK}`;
+
+  const stalledSince = new Date(now.getTime() - deps.tuning.stalledBatchMs);
+  const stalled = await deps.prisma.$queryRaw<Array<{ id: bigint }>>`
+    SELECT b.id FROM message_batches b
+    WHERE b.status = ${BatchStatus.SENDING} AND b."updatedAt" < ${stalledSince}
+      AND EXISTS (SELECT 1 FROM recipients r WHERE r."batchId" = b.id AND r."sendResult" = ${SendResult.NOT_SENT})
+    ORDER BY b.id LIMIT ${PER_TICK}`;
+  if (stalled.length > 0) deps.logger.warn({ batches: stalled.length }, "sending batches without progress: re-planned");
+
+  await deps.queues.dispatchBatches([...due, ...stalled].map((b) => b.id.toString()));
+  await deps.queues.finishBatches(toFinish.map((b) => b.id.toString()));
+}

@@ -1,0 +1,163 @@
+// One live channel adapter per channel per worker process, shared by every chunk this process sends through
+// that channel (an SMSC counts binds per system_id, and one bind with a window pipelines better than many).
+//
+// Built from the channel row: its non-secret config plus its decrypted credentials. When the row changes
+// (updatedAt moves: an admin edited the settings or the throughput) the next acquire builds a new adapter and the
+// old one is closed once the chunks using it let go of it, so nothing in flight is cut off. Adapters stay open
+// while idle: delivery receipts keep arriving on the bind long after the chunk that sent the messages is done.
+import {
+  type ChannelAdapter,
+  createSmppAdapter,
+  type DeliveryReport,
+  decryptSecrets,
+  type Logger,
+  type SmppConfigInput,
+} from "@switchboard/channels";
+import { ActiveStatus, ChannelKind, type SmppChannelConfig } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+
+/** Why a channel cannot take messages now; `retryable` says whether waiting can help. */
+export class ChannelUnusable extends Error {
+  constructor(
+    /** Short machine-readable reason, stored as the batch's failure reason when it ends the batch. */
+    readonly reason: "channel_missing" | "channel_paused" | "channel_kind_unsupported" | "channel_config_invalid",
+    readonly retryable: boolean,
+  ) {
+    super(`channel unusable: ${reason}`);
+    this.name = "ChannelUnusable";
+  }
+}
+
+export interface PooledChannel {
+  id: number;
+  /** Messages per second across all workers. */
+  throughput: number;
+  /** The adapter's window of outstanding submits: how many sends are worth keeping in flight. */
+  window: number;
+  adapter: ChannelAdapter;
+}
+
+interface Entry extends PooledChannel {
+  updatedAt: number;
+  users: number;
+  stale: boolean;
+}
+
+export interface AdapterPoolOptions {
+  prisma: PrismaClient;
+  /** The 32-byte CHANNEL_SECRET_KEY. */
+  secretKey: Buffer;
+  logger: Logger;
+  /** Receives every delivery receipt of every adapter. */
+  onReport: (channelId: number, report: DeliveryReport) => void;
+  /** SMPP timings that are not channel settings (submit timeout, reconnect backoff); the adapter's defaults else. */
+  smpp?: Partial<SmppConfigInput>;
+}
+
+export class AdapterPool {
+  private readonly live = new Map<number, Entry>();
+  private readonly retiring = new Set<Entry>();
+  private closed = false;
+
+  constructor(private readonly opts: AdapterPoolOptions) {}
+
+  /** The channel's adapter for one chunk; give it back with release(). */
+  async acquire(channelId: number): Promise<PooledChannel> {
+    if (this.closed) throw new Error("adapter pool is closed");
+    const row = await this.opts.prisma.channel.findUnique({
+      where: { id: channelId },
+      select: {
+        id: true,
+        tenantId: true,
+        kind: true,
+        status: true,
+        config: true,
+        secrets: true,
+        throughput: true,
+        updatedAt: true,
+      },
+    });
+    if (!row) throw new ChannelUnusable("channel_missing", false);
+    if (row.status !== ActiveStatus.NORMAL) throw new ChannelUnusable("channel_paused", true);
+    if (row.kind !== ChannelKind.SMPP) throw new ChannelUnusable("channel_kind_unsupported", false);
+
+    const current = this.live.get(channelId);
+    // "<=": a read that raced with an edit must not swap the newer adapter back for an older one.
+    if (current && row.updatedAt.getTime() <= current.updatedAt) {
+      current.users++;
+      return current;
+    }
+    if (current) this.retire(current);
+
+    const config = row.config as SmppChannelConfig;
+    let adapter: ChannelAdapter;
+    try {
+      const secrets = decryptSecrets(this.opts.secretKey, row.tenantId, row.secrets);
+      adapter = createSmppAdapter(
+        {
+          host: config.host,
+          port: config.port,
+          systemId: config.systemId,
+          password: secrets.password ?? "",
+          systemType: config.systemType,
+          sourceTon: config.sourceTon,
+          sourceNpi: config.sourceNpi,
+          destTon: config.destTon,
+          destNpi: config.destNpi,
+          bindMode: config.bindMode,
+          windowSize: config.windowSize,
+          enquireLinkIntervalMs: config.enquireLinkIntervalMs,
+          ...this.opts.smpp,
+        },
+        { logger: this.opts.logger },
+      );
+    } catch (err) {
+      this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");
+      throw new ChannelUnusable("channel_config_invalid", false);
+    }
+    adapter.onReport((report) => this.opts.onReport(channelId, report));
+    const entry: Entry = {
+      id: channelId,
+      throughput: row.throughput,
+      window: config.windowSize ?? 50,
+      adapter,
+      updatedAt: row.updatedAt.getTime(),
+      users: 1,
+      stale: false,
+    };
+    this.live.set(channelId, entry);
+    this.opts.logger.info({ channelId }, "channel adapter opened");
+    return entry;
+  }
+
+  release(channel: PooledChannel): void {
+    const entry = channel as Entry;
+    entry.users--;
+    if (entry.stale && entry.users === 0) void this.closeEntry(entry);
+  }
+
+  /** Closes every adapter (each drains what it has in flight first). Call after the workers stopped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.live.values(), ...this.retiring];
+    this.live.clear();
+    await Promise.all(all.map((e) => this.closeEntry(e)));
+  }
+
+  private retire(entry: Entry): void {
+    this.live.delete(entry.id);
+    entry.stale = true;
+    this.opts.logger.info({ channelId: entry.id }, "channel settings changed: replacing its adapter");
+    if (entry.users === 0) void this.closeEntry(entry);
+    else this.retiring.add(entry);
+  }
+
+  private async closeEntry(entry: Entry): Promise<void> {
+    this.retiring.delete(entry);
+    try {
+      await entry.adapter.close();
+    } catch (err) {
+      this.opts.logger.error({ err, channelId: entry.id }, "closing a channel adapter failed");
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Which chunks of a batch are sending right now, across every worker process: a lease per chunk in Redis,
+// held while the chunk hands messages to its channel and renewed as it goes.
+//
+// Two uses:
+// - finish-batch of a stopped batch (23 terminated, 24 failed) waits until no chunk holds a lease, so no message
+//   still in flight can be marked terminated and refunded after the provider accepted it;
+// - one chunk is never sent by two processes at once (a job BullMQ thinks stalled and hands to another worker
+//   while the first still runs): the second finds the lease taken and waits.
+// A lease expires by itself (ttl) so a crashed worker cannot block its batch for longer than that.
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+// KEYS[1] zset member -> expiry (ms), KEYS[2] hash member -> owner token; ARGV member, token, ttl ms.
+// Takes the lease when it is free, expired or already ours; returns 1 when held afterwards.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if expiry and tonumber(expiry) > now and redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then
+  return 0
+end
+local ttl = tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return 1
+`;
+
+const RELEASE = `
+if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
+return 0
+`;
+
+const ACTIVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+`;
+
+export interface ChunkLease {
+  /** Extends the lease; false when it was lost (expired and taken by another process): stop sending. */
+  renew(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export class ChunkLeases {
+  constructor(
+    private readonly redis: Redis,
+    /** Key prefix (REDIS_PREFIX). */
+    private readonly prefix: string,
+    readonly ttlMs: number,
+  ) {}
+
+  private keys(batchId: string): [string, string] {
+    return [`${this.prefix}chunks:${batchId}`, `${this.prefix}chunks:${batchId}:owners`];
+  }
+
+  /** The lease of one chunk, or null while another process holds it. */
+  async acquire(batchId: string, chunk: string): Promise<ChunkLease | null> {
+    const [leases, owners] = this.keys(batchId);
+    const token = randomUUID();
+    const take = async () => (await this.redis.eval(ACQUIRE, 2, leases, owners, chunk, token, this.ttlMs)) === 1;
+    if (!(await take())) return null;
+    return {
+      renew: take,
+      release: async () => {
+        await this.redis.eval(RELEASE, 2, leases, owners, chunk, token);
+      },
+    };
+  }
+
+  /** How many chunks of the batch hold a live lease. */
+  async active(batchId: string): Promise<number> {
+    const [leases] = this.keys(batchId);
+    return (await this.redis.eval(ACTIVE, 1, leases)) as number;
+  }
+}

@@ -1,0 +1,130 @@
+// What the job handlers need from the outside world, created once per process (main.ts, or a test) and passed
+// in. Handlers never read process.env.
+
+import type { Config } from "@switchboard/api/config";
+import type { SmppConfigInput } from "@switchboard/channels";
+import { channelSecretKey } from "@switchboard/channels";
+import { createPrisma, type PrismaClient } from "@switchboard/db";
+import { Redis } from "ioredis";
+import type { Logger as PinoLogger } from "pino";
+import { bullPrefix } from "../queues";
+import { AdapterPool } from "./adapter-pool";
+import { ChunkLeases } from "./chunk-leases";
+import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
+import { DEFAULT_REPORT_BATCHING, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
+import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions } from "./send-outcomes";
+
+export type WorkerConfig = Pick<
+  Config,
+  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "CALLBACK_ALLOW_PRIVATE_TARGETS"
+>;
+
+export interface Tuning {
+  /** Recipients per dispatch-chunk job. */
+  chunkSize: number;
+  /** Rounds of resending retryable failures inside one chunk job, and the first pause between them (doubling). */
+  sendRetries: number;
+  sendRetryDelayMs: number;
+  /** How often a sending chunk re-reads its batch's status (terminate / fail) and renews its lease. */
+  statusCheckMs: number;
+  /** Chunk lease lifetime: how long a crashed worker can hold up the finishing of a stopped batch. */
+  leaseTtlMs: number;
+  /** Tokens taken from a channel's bucket per round trip. */
+  tokenBatch: number;
+  /** How long finish-batch waits before looking again while chunks of a stopped batch are still sending. */
+  finishWaitMs: number;
+  /** Delays between looks for receipts whose submit outcome is not written yet; their count bounds the wait. */
+  reportRetryDelaysMs: readonly number[];
+  /** Interval of the scheduler's repeatable job. */
+  scheduleEveryMs: number;
+  /** A sending batch without progress this long gets its chunks enqueued again (lost jobs). */
+  stalledBatchMs: number;
+  callbackTimeoutMs: number;
+  outcomeWrites: OutcomeWriterOptions;
+  reportBatching: ReportBatcherOptions;
+  retries: QueueRetryPolicies;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  chunkSize: 1_000,
+  sendRetries: 3,
+  sendRetryDelayMs: 500,
+  statusCheckMs: 1_000,
+  leaseTtlMs: 60_000,
+  tokenBatch: 50,
+  finishWaitMs: 1_000,
+  reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
+  scheduleEveryMs: 5_000,
+  stalledBatchMs: 60_000,
+  callbackTimeoutMs: 5_000,
+  outcomeWrites: DEFAULT_OUTCOME_WRITES,
+  reportBatching: DEFAULT_REPORT_BATCHING,
+  retries: DEFAULT_RETRY_POLICIES,
+};
+
+export interface WorkerDeps {
+  prisma: PrismaClient;
+  /** Token buckets and chunk leases. */
+  redis: Redis;
+  /** REDIS_PREFIX: our own keys start with it; BullMQ's prefix is the same without the trailing colon. */
+  redisPrefix: string;
+  queues: JobQueues;
+  adapters: AdapterPool;
+  reports: ReportBatcher;
+  leases: ChunkLeases;
+  logger: PinoLogger;
+  allowPrivateCallbackTargets: boolean;
+  tuning: Tuning;
+  /** Redis connection settings for the BullMQ workers (each opens its own blocking connection). */
+  redisUrl: string;
+}
+
+export interface CreateDepsOptions {
+  config: WorkerConfig;
+  logger: PinoLogger;
+  tuning?: Partial<Tuning>;
+  /** SMPP timings that are not channel settings (submit timeout, reconnect backoff). */
+  smpp?: Partial<SmppConfigInput>;
+  /** Database connections of this process. */
+  poolSize?: number;
+}
+
+export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
+  const { config, logger } = opts;
+  const tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+  const prisma = createPrisma(config.DATABASE_URL, { max: opts.poolSize ?? 10 });
+  // null: commands wait for a reconnect instead of failing after a few retries (BullMQ requires it).
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  redis.on("error", (err) => logger.warn({ err }, "redis connection error"));
+  const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), tuning.retries);
+  const reports = new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching);
+  const adapters = new AdapterPool({
+    prisma,
+    secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
+    logger,
+    onReport: (channelId, report) => reports.push(channelId, report),
+    ...(opts.smpp ? { smpp: opts.smpp } : {}),
+  });
+  return {
+    prisma,
+    redis,
+    redisPrefix: config.REDIS_PREFIX,
+    queues,
+    adapters,
+    reports,
+    leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
+    logger,
+    allowPrivateCallbackTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS === "true",
+    tuning,
+    redisUrl: config.REDIS_URL,
+  };
+}
+
+/** After the workers stopped: adapters drain and unbind, their last receipts are enqueued, connections close. */
+export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
+  await deps.adapters.close();
+  await deps.reports.flush();
+  await deps.queues.close();
+  await deps.prisma.$disconnect();
+  deps.redis.disconnect();
+}

@@ -1,0 +1,91 @@
+// Delivery receipts arrive one deliver_sm at a time, thousands per second at full speed. They are gathered per
+// channel and handed to the delivery-report queue in batches (every flushMs, or at maxReports), so recording
+// them costs one job and a few bulk statements per batch instead of a query per receipt.
+//
+// The adapter has already acknowledged each receipt to the SMSC, so a failed enqueue (Redis unreachable) keeps
+// the receipts here and tries again on the next tick, up to maxBuffered; beyond that the oldest are dropped and
+// the loss is logged, rather than growing without bound.
+import type { DeliveryReport, Logger } from "@switchboard/channels";
+import type { DeliveryReportJob } from "../queues";
+
+type Report = DeliveryReportJob["reports"][number];
+
+export interface ReportBatcherOptions {
+  flushMs: number;
+  /** Reports per delivery-report job (the contract allows 5,000). */
+  maxReports: number;
+  maxBuffered: number;
+}
+
+export const DEFAULT_REPORT_BATCHING: ReportBatcherOptions = { flushMs: 200, maxReports: 1_000, maxBuffered: 200_000 };
+
+export class ReportBatcher {
+  private readonly buffers = new Map<number, Report[]>();
+  private buffered = 0;
+  private dropped = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly enqueue: (job: DeliveryReportJob) => Promise<void>,
+    private readonly logger: Logger,
+    private readonly opts: ReportBatcherOptions = DEFAULT_REPORT_BATCHING,
+  ) {}
+
+  push(channelId: number, report: DeliveryReport): void {
+    const item: Report = { providerMessageId: report.providerMessageId.slice(0, 64), status: report.status };
+    if (report.errorCode) item.errorCode = report.errorCode.slice(0, 32);
+    if (report.doneAt) item.doneAt = report.doneAt.toISOString();
+    let list = this.buffers.get(channelId);
+    if (!list) {
+      list = [];
+      this.buffers.set(channelId, list);
+    }
+    list.push(item);
+    this.buffered++;
+    if (this.buffered > this.opts.maxBuffered) this.dropOldest(list);
+    if (list.length >= this.opts.maxReports) this.flushSoon(0);
+    else this.flushSoon(this.opts.flushMs);
+  }
+
+  /** Hands everything buffered to the queue (waits for a flush already running). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing = this.flushing.then(() => this.flushAll());
+    return this.flushing;
+  }
+
+  private flushSoon(delayMs: number): void {
+    if (this.timer !== undefined && delayMs > 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), delayMs);
+  }
+
+  private async flushAll(): Promise<void> {
+    for (const [channelId, list] of this.buffers) {
+      while (list.length > 0) {
+        const reports = list.slice(0, this.opts.maxReports);
+        try {
+          await this.enqueue({ channelId, reports });
+        } catch (err) {
+          this.logger.error({ err, channelId, waiting: list.length }, "delivery reports not enqueued; retrying");
+          this.flushSoon(this.opts.flushMs * 5);
+          return;
+        }
+        list.splice(0, reports.length);
+        this.buffered -= reports.length;
+      }
+      this.buffers.delete(channelId);
+    }
+  }
+
+  private dropOldest(list: Report[]): void {
+    list.shift();
+    this.buffered--;
+    // Once per thousand, so an outage does not also flood the log.
+    if (this.dropped++ % 1_000 === 0) {
+      this.logger.error({ dropped: this.dropped }, "delivery report buffer full: oldest receipts dropped");
+    }
+  }
+}

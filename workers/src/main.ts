@@ -1,0 +1,40 @@
+// The worker process: reads the configuration, connects, runs every queue's worker. SIGTERM / SIGINT stop taking
+// jobs, let the jobs in hand finish (a chunk completes what it started), close the channel adapters (their last
+// receipts are enqueued) and exit.
+import { ConfigError, loadConfig } from "@switchboard/api/config";
+import pino from "pino";
+import { closeWorkerDeps, createWorkerDeps } from "./lib/deps";
+import { startWorkers } from "./workers";
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
+
+// Logs carry ids and counts only: never numbers, message text or credentials.
+const logger = pino({ level: config.LOG_LEVEL, base: { service: "workers" } });
+const deps = createWorkerDeps({ config, logger });
+const running = await startWorkers(deps);
+logger.info("workers started");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: finishing the jobs in hand");
+    try {
+      await running.close();
+      await closeWorkerDeps(deps);
+      logger.info("stopped");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "unclean stop");
+      process.exit(1);
+    }
+  });
+}

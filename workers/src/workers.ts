@@ -1,0 +1,129 @@
+// One BullMQ Worker per queue, each calling its job handler (jobs/*.ts) with the process's deps. The handlers
+// are plain functions so tests can call them directly too; this file adds what only BullMQ knows: payload
+// validation, attempt numbers, "run again later" (moved to delayed without counting a failure), and logging.
+import { DelayedError, type Job, Worker } from "bullmq";
+import type { z } from "zod";
+import { deliverCallback } from "./jobs/callback";
+import { recordDeliveryReports } from "./jobs/delivery-report";
+import { dispatchBatch } from "./jobs/dispatch-batch";
+import { dispatchChunk } from "./jobs/dispatch-chunk";
+import { finishBatch } from "./jobs/finish-batch";
+import { scheduleTick } from "./jobs/schedule";
+import type { WorkerDeps } from "./lib/deps";
+import { callbackJobId } from "./lib/job-queues";
+import { isRunAgain } from "./lib/job-result";
+import {
+  bullPrefix,
+  callbackJob,
+  deliveryReportJob,
+  dispatchBatchJob,
+  dispatchChunkJob,
+  finishBatchJob,
+  QUEUE,
+  type QueueName,
+} from "./queues";
+
+/** Jobs one worker process runs at once, per queue. Chunks mostly wait on the network, callbacks on customers. */
+export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
+  [QUEUE.dispatchBatch]: 2,
+  [QUEUE.dispatchChunk]: 8,
+  [QUEUE.deliveryReport]: 2,
+  [QUEUE.finishBatch]: 2,
+  [QUEUE.callback]: 16,
+  [QUEUE.schedule]: 1,
+};
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the jobs in hand (a chunk finishes what it started). */
+  close(): Promise<void>;
+}
+
+/** Resolves with a RunAgain to be run again later; anything else means done. */
+type Processor = (job: Job) => Promise<unknown>;
+
+function attemptOf(job: Job) {
+  return { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 };
+}
+
+function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
+  const parse = <S extends z.ZodType>(schema: S, job: Job): z.infer<S> => schema.parse(job.data);
+  return {
+    [QUEUE.dispatchBatch]: async (job) => dispatchBatch(deps, parse(dispatchBatchJob, job)),
+    [QUEUE.dispatchChunk]: async (job) => dispatchChunk(deps, parse(dispatchChunkJob, job), attemptOf(job)),
+    [QUEUE.finishBatch]: async (job) => finishBatch(deps, parse(finishBatchJob, job)),
+    [QUEUE.deliveryReport]: async (job) => {
+      const data = parse(deliveryReportJob, job);
+      const { unmatched } = await recordDeliveryReports(deps, data);
+      if (unmatched.length === 0) return;
+      // attemptsStarted counts every run, delayed re-runs included: it bounds how long receipts wait for their
+      // submit outcome.
+      const delay = deps.tuning.reportRetryDelaysMs[job.attemptsStarted - 1];
+      if (delay === undefined) {
+        deps.logger.warn({ channelId: data.channelId, unmatched: unmatched.length }, "receipts matched no message");
+        return;
+      }
+      return { runAgainInMs: delay, data: { channelId: data.channelId, reports: unmatched } };
+    },
+    [QUEUE.callback]: async (job) => {
+      const data = parse(callbackJob, job);
+      await deliverCallback(deps, data, { eventId: job.id ?? callbackJobId(data), attempt: job.attemptsMade + 1 });
+    },
+    [QUEUE.schedule]: async () => scheduleTick(deps),
+  };
+}
+
+export interface StartOptions {
+  concurrency?: Partial<Record<QueueName, number>>;
+  /**
+   * Run the scheduler's repeatable tick (default true). Off for a process that should only work the queues it
+   * is given, e.g. a test sharing its database with others.
+   */
+  scheduler?: boolean;
+}
+
+export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): Promise<RunningWorkers> {
+  const concurrency = { ...DEFAULT_CONCURRENCY, ...opts.concurrency };
+  const scheduler = opts.scheduler ?? true;
+  const connection = { url: deps.redisUrl, maxRetriesPerRequest: null };
+  const prefix = bullPrefix(deps.redisPrefix);
+  const workers: Worker[] = [];
+  for (const [name, handle] of Object.entries(processors(deps)) as Array<[QueueName, Processor]>) {
+    if (name === QUEUE.schedule && !scheduler) continue;
+    const worker = new Worker(
+      name,
+      async (job, token) => {
+        const result = await handle(job);
+        if (!isRunAgain(result)) return;
+        if (result.data !== undefined) await job.updateData(result.data);
+        await job.moveToDelayed(Date.now() + result.runAgainInMs, token);
+        throw new DelayedError();
+      },
+      { connection, prefix, concurrency: concurrency[name] ?? 1 },
+    );
+    worker.on("failed", (job, err) => {
+      const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+      deps.logger[final ? "error" : "warn"](
+        { queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
+        final ? "job failed for good" : "job failed; will retry",
+      );
+    });
+    worker.on("error", (err) => deps.logger.error({ queue: name, err }, "worker error"));
+    workers.push(worker);
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+
+  if (scheduler) {
+    // Upserted on every start, so there is one repeatable job however many worker processes run.
+    await deps.queues
+      .queue(QUEUE.schedule)
+      .upsertJobScheduler("schedule-tick", { every: deps.tuning.scheduleEveryMs }, { name: QUEUE.schedule, data: {} });
+  }
+
+  return {
+    workers,
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}

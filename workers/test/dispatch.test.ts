@@ -1,0 +1,435 @@
+// End to end through the real SMPP adapter and the project's SMSC simulator: a batch in status 20 goes through
+// dispatch-batch, dispatch-chunk, delivery-report and finish-batch to its final status, with every outcome and
+// receipt recorded and the billing exact.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
+import { verifyLedger } from "@switchboard/api/ledger";
+import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
+import { BalanceLogType, BatchStatus, ReceiveResult, SendResult } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createCustomer,
+  createPendingBatch,
+  createSmppChannel,
+  type Harness,
+  phoneNumbers,
+  recipientSummary,
+  startHarness,
+  testPrisma,
+  uniqueName,
+  waitFor,
+  waitSettled,
+} from "./helpers";
+
+let prisma: PrismaClient;
+let harness: Harness;
+const simulators: SmscSimulator[] = [];
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness?.stop();
+  await Promise.all(simulators.map((s) => s.close()));
+  await prisma?.$disconnect();
+});
+
+/** A simulator of this test that records every submit_sm it answered. */
+async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}) {
+  const submits: SimulatorSubmit[] = [];
+  const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
+  simulators.push(sim);
+  return { sim, submits };
+}
+
+/** Destinations the simulator accepted more than once (must be none). */
+function acceptedTwice(submits: readonly SimulatorSubmit[]): string[] {
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const s of submits) {
+    if (s.status !== 0) continue;
+    if (seen.has(s.destination)) twice.push(s.destination);
+    seen.add(s.destination);
+  }
+  return twice;
+}
+
+/** The billing rules every settled batch obeys, and the customer's ledger replaying to its balance. */
+async function expectExactBilling(batchId: string, userId: number, openingBalance: bigint) {
+  const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+  const sums = await recipientSummary(prisma, batchId);
+  expect(batch.cost - batch.refunded).toBe(sums.successPrice);
+  expect(batch.refunded).toBe(sums.failedPrice);
+  const logs = await prisma.balanceLog.findMany({ where: { batchId: BigInt(batchId) }, orderBy: { id: "asc" } });
+  expect(logs.filter((l) => l.type === BalanceLogType.CONSUME).map((l) => l.amount)).toEqual([-batch.cost]);
+  const refunds = logs.filter((l) => l.type === BalanceLogType.REFUND);
+  expect(refunds.reduce((s, l) => s + l.amount, 0n)).toBe(batch.refunded);
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } });
+  expect(user.balance).toBe(openingBalance - batch.cost + batch.refunded);
+  expect((await verifyLedger(prisma, userId)).ok).toBe(true);
+  return { batch, sums };
+}
+
+describe("dispatch end to end over SMPP", () => {
+  it("sends a 5,000-recipient batch from 20 to 22 with every receipt recorded and exact billing", async () => {
+    const { sim, submits } = await simulator();
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(5_000);
+    const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones);
+
+    const started = performance.now();
+    await harness.deps.queues.dispatchBatches([batchId]);
+    const settled = await waitSettled(prisma, batchId, 120_000);
+    const sentMs = performance.now() - started;
+    const batch = await waitFor(
+      "every receipt recorded",
+      async () => {
+        const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+        return b.deliveredCount + b.undeliveredCount === 5_000 ? b : undefined;
+      },
+      60_000,
+    );
+    const allMs = performance.now() - started;
+    const span = settled.finishedAt!.getTime() - settled.startedAt!.getTime();
+    console.info(
+      `5,000 SMS: 20 -> 22 in ${Math.round(sentMs)} ms (${Math.round(5_000 / (sentMs / 1000))} msg/s; ` +
+        `startedAt -> finishedAt ${span} ms), every receipt recorded after ${Math.round(allMs)} ms ` +
+        `(${Math.round(5_000 / (allMs / 1000))} msg/s)`,
+    );
+
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(batch).toMatchObject({ sentCount: 5_000, successCount: 5_000, failedCount: 0, deliveredCount: 5_000 });
+    expect(batch.undeliveredCount).toBe(0);
+    expect(batch.refunded).toBe(0n);
+    expect(batch.cost).toBe(cost);
+
+    const recipients = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+    expect(recipients.every((r) => r.sendResult === SendResult.SUCCESS && r.sentAt !== null)).toBe(true);
+    expect(recipients.every((r) => r.receiveResult === ReceiveResult.RECEIVED && r.receivedAt !== null)).toBe(true);
+    expect(new Set(recipients.map((r) => r.providerMessageId)).size).toBe(5_000);
+
+    // The simulator saw each number exactly once, as the SMS the batch holds.
+    expect(sim.stats().submitAccepted).toBe(5_000);
+    expect(submits.length).toBe(5_000);
+    expect(acceptedTwice(submits)).toEqual([]);
+    expect(new Set(submits.map((s) => `+${s.destination}`))).toEqual(new Set(phones));
+    expect(submits.every((s) => s.source === "Switchboard" && s.text.startsWith("Your code is 1234"))).toBe(true);
+
+    await expectExactBilling(batchId, customer.id, customer.openingBalance);
+  }, 180_000);
+
+  it("refunds exactly what the SMSC refused: numbers ending 0000 and a random failure share", async () => {
+    const { sim, submits } = await simulator({ failureShare: 0.1 });
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(1_200, { every: 50, ending: "0000" });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phones);
+    await harness.deps.queues.dispatchBatches([batchId]);
+    await waitSettled(prisma, batchId);
+
+    const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(sums.unsent).toBe(0);
+    expect(sums.success + sums.failed).toBe(1_200);
+    expect(sums.failed).toBe(sim.stats().submitFailed);
+    expect(sums.success).toBe(sim.stats().submitAccepted);
+    expect(batch).toMatchObject({ successCount: sums.success, failedCount: sums.failed, sentCount: 1_200 });
+    expect(batch.refunded).toBeGreaterThan(0n);
+    const failed = await prisma.recipient.findMany({
+      where: { batchId: BigInt(batchId), sendResult: SendResult.FAILURE },
+      select: { phone: true, errorCode: true, providerMessageId: true },
+    });
+    expect(failed.every((r) => r.errorCode === "ESME_RINVDSTADR" && r.providerMessageId === null)).toBe(true);
+    // every number ending 0000 failed (24 of them), whatever the random share did
+    expect(failed.filter((r) => r.phone.endsWith("0000"))).toHaveLength(24);
+    expect(acceptedTwice(submits)).toEqual([]);
+  }, 120_000);
+
+  it("records undelivered receipts as receive result 2 and counts them", async () => {
+    const { sim } = await simulator({ receiptDelayMs: 20 });
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(300, { every: 10, ending: "9999" });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phones);
+    await harness.deps.queues.dispatchBatches([batchId]);
+    await waitSettled(prisma, batchId);
+    const batch = await waitFor("receipts", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.deliveredCount + b.undeliveredCount === 300 ? b : undefined;
+    });
+    expect(batch).toMatchObject({ status: BatchStatus.SEND_FINISHED, deliveredCount: 270, undeliveredCount: 30 });
+    const undelivered = await prisma.recipient.findMany({
+      where: { batchId: BigInt(batchId), receiveResult: ReceiveResult.RECEIVE_FAILED },
+      select: { phone: true, errorCode: true },
+    });
+    expect(undelivered).toHaveLength(30);
+    expect(undelivered.every((r) => r.phone.endsWith("9999") && r.errorCode === "001")).toBe(true);
+    // receipts do not change billing: a message the provider accepted is paid for
+    await expectExactBilling(batchId, customer.id, customer.openingBalance);
+  });
+
+  it("stops a batch terminated while sending, marks the rest terminated and refunds them exactly", async () => {
+    const { sim, submits } = await simulator();
+    // 200 messages a second: the batch is still sending when it is terminated.
+    const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 200 });
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2_000));
+    await harness.deps.queues.dispatchBatches([batchId]);
+    await waitFor("some sent", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.sentCount >= 200 ? b : undefined;
+    });
+    // What the API's terminate does: the conditional 21 -> 23, then finish-batch.
+    const { count } = await prisma.messageBatch.updateMany({
+      where: { id: BigInt(batchId), status: BatchStatus.SENDING },
+      data: { status: BatchStatus.SEND_TERMINATED, reason: "stopped by admin" },
+    });
+    expect(count).toBe(1);
+    await harness.deps.queues.finishBatches([batchId]);
+    const settled = await waitSettled(prisma, batchId);
+
+    const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+    expect(settled.status).toBe(BatchStatus.SEND_TERMINATED);
+    expect(batch.reason).toBe("stopped by admin");
+    expect(sums.unsent).toBe(0);
+    expect(sums.failed).toBe(0);
+    expect(sums.terminated).toBeGreaterThan(0);
+    expect(sums.success + sums.terminated).toBe(2_000);
+    // Nothing left in flight was lost: every message the simulator accepted is recorded as sent, and only those.
+    expect(sim.stats().submitAccepted).toBe(sums.success);
+    expect(submits).toHaveLength(sums.success);
+    expect(batch.successCount).toBe(sums.success);
+  }, 120_000);
+
+  it("under SMSC throttling loses no recipient and sends none twice", async () => {
+    const { sim, submits } = await simulator({ throttle: 400 });
+    const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 5_000 });
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2_000));
+    await harness.deps.queues.dispatchBatches([batchId]);
+    await waitSettled(prisma, batchId, 120_000);
+
+    const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+    expect(sim.stats().submitThrottled).toBeGreaterThan(0);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(sums).toMatchObject({ unsent: 0, success: 2_000, failed: 0 });
+    expect(sim.stats().submitAccepted).toBe(2_000);
+    expect(acceptedTwice(submits)).toEqual([]);
+  }, 150_000);
+
+  it("survives dropped SMPP connections mid-batch: no recipient lost, none sent twice, billing exact", async () => {
+    const { sim, submits } = await simulator({ latencyMs: 2 });
+    const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 1_000 });
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(3_000));
+    await harness.deps.queues.dispatchBatches([batchId]);
+    for (const atLeast of [600, 1_500]) {
+      await waitFor(`${atLeast} sent`, async () => {
+        const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+        return b.sentCount >= atLeast ? b : undefined;
+      });
+      sim.dropConnections();
+    }
+    await waitSettled(prisma, batchId, 120_000);
+
+    const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+    expect(sim.stats().connectionsDropped).toBeGreaterThanOrEqual(2);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(sums.unsent).toBe(0);
+    expect(sums.success + sums.failed).toBe(3_000);
+    // No number was accepted twice by the SMSC.
+    expect(acceptedTwice(submits)).toEqual([]);
+    // Failures are only submits cut off by the drop (the SMSC may have taken them: never resent, refunded).
+    const failures = await prisma.recipient.groupBy({
+      by: ["errorCode"],
+      where: { batchId: BigInt(batchId), sendResult: SendResult.FAILURE },
+      _count: { _all: true },
+    });
+    expect(failures.every((f) => f.errorCode === "CONNECTION_LOST")).toBe(true);
+    // Every accepted message whose answer reached us is recorded as sent; the rest are the cut-off ones.
+    const accepted = sim.stats().submitAccepted;
+    expect(accepted).toBeGreaterThanOrEqual(sums.success);
+    expect(accepted).toBeLessThanOrEqual(sums.success + sums.failed);
+    // Every recorded success gets its receipt (receipts pending at a drop come again on the next bind).
+    await waitFor("receipts of every success", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.deliveredCount === sums.success ? b : undefined;
+    });
+  }, 150_000);
+
+  it("fails a batch whose channel stays dead (nothing listening) to 24 and refunds everything", async () => {
+    // A harness of its own: the SMPP submit timeout is what makes a dead channel take long.
+    const dead = await startHarness({ smpp: { submitTimeoutMs: 300, bindTimeoutMs: 200 } });
+    try {
+      const channelId = await createSmppChannel(prisma, { port: await closedPort() });
+      const customer = await createCustomer(prisma);
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(120));
+      await dead.deps.queues.dispatchBatches([batchId]);
+      const settled = await waitSettled(prisma, batchId);
+
+      expect(settled).toMatchObject({ status: BatchStatus.SEND_FAILED, reason: "channel_unavailable" });
+      const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+      expect(batch.refunded).toBe(cost);
+      expect(sums).toMatchObject({ unsent: 0, success: 0, failed: 120 });
+      const codes = await prisma.recipient.groupBy({
+        by: ["errorCode"],
+        where: { batchId: BigInt(batchId) },
+        _count: { _all: true },
+      });
+      expect(codes).toEqual([{ errorCode: "CHANNEL_UNAVAILABLE", _count: { _all: 120 } }]);
+      const user = await prisma.user.findUniqueOrThrow({ where: { id: customer.id } });
+      expect(user.balance).toBe(customer.openingBalance);
+    } finally {
+      await dead.stop();
+    }
+  }, 60_000);
+
+  it("posts signed callbacks to the customer's notify URL, retries a failed one, and logs every attempt", async () => {
+    const receiver = await callbackReceiver();
+    const keyHash = secretKeyHash(`sk_${uniqueName("test")}`);
+    try {
+      const { sim } = await simulator();
+      const channelId = await createSmppChannel(prisma, { port: sim.port });
+      const customer = await createCustomer(prisma, { notifyUrl: receiver.url, secretKeyHash: keyHash });
+      const phones = phoneNumbers(40, { every: 10, ending: "9999" });
+      const { batchId } = await createPendingBatch(prisma, customer, channelId, phones);
+      await harness.deps.queues.dispatchBatches([batchId]);
+      await waitSettled(prisma, batchId);
+
+      const finished = await waitFor("batch_finished delivered", async () =>
+        receiver.requests.find((r) => r.event === "batch_finished" && r.answered === 200),
+      );
+      const reported = await waitFor("every receipt reported", async () => {
+        const ids = new Set(
+          receiver.requests
+            .filter((r) => r.event === "delivery_report" && r.answered === 200)
+            .flatMap((r) => (r.body.data as { reports: Array<{ recipientId: string }> }).reports)
+            .map((x) => x.recipientId),
+        );
+        return ids.size === 40 ? ids : undefined;
+      });
+      expect(reported.size).toBe(40);
+
+      // Every request is signed with the customer's key and carries the event it is.
+      const now = Math.floor(Date.now() / 1000);
+      for (const r of receiver.requests) {
+        expect(verifyCallbackSignature(r.signature, r.raw, keyHash, now)).toBe(true);
+        expect(r.body.event).toBe(r.event);
+      }
+      expect(finished.body.data).toMatchObject({
+        batchId,
+        status: BatchStatus.SEND_FINISHED,
+        successCount: 40,
+        refunded: "0.0000",
+      });
+      // The first batch_finished attempt was refused (500) and retried with the same event id.
+      const finishedTries = receiver.requests.filter((r) => r.event === "batch_finished");
+      expect(finishedTries.map((r) => r.answered)).toEqual([500, 200]);
+      expect(new Set(finishedTries.map((r) => r.body.eventId)).size).toBe(1);
+      const report = receiver.requests.find((r) => r.event === "delivery_report")!;
+      const first = (report.body.data as { reports: Array<Record<string, unknown>> }).reports[0]!;
+      expect(first).toMatchObject({ sendResult: SendResult.SUCCESS, phone: expect.stringMatching(/^\+\d+$/) });
+      expect([ReceiveResult.RECEIVED, ReceiveResult.RECEIVE_FAILED]).toContain(first.receiveResult);
+
+      const attempts = await prisma.notifyAttempt.findMany({
+        where: { userId: customer.id, event: "batch_finished" },
+        orderBy: { id: "asc" },
+      });
+      expect(attempts.map((a) => [a.attempt, a.httpStatus, a.error])).toEqual([
+        [1, 500, "http_500"],
+        [2, 200, null],
+      ]);
+      expect(attempts.every((a) => a.batchId === BigInt(batchId))).toBe(true);
+      expect(await prisma.notifyAttempt.count({ where: { userId: customer.id, event: "delivery_report" } })).toBe(
+        receiver.requests.filter((r) => r.event === "delivery_report").length,
+      );
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it("on shutdown finishes the chunk in hand, and a restarted worker completes the batch without resending", async () => {
+    const { sim, submits } = await simulator();
+    const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 400 });
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1_500));
+    const tuning = { chunkSize: 300 };
+    const first = await startHarness({ tuning, concurrency: { "dispatch-chunk": 1 } });
+    await first.deps.queues.dispatchBatches([batchId]);
+    await waitFor("sending", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.sentCount >= 50 ? b : undefined;
+    });
+    await first.stop(); // what SIGTERM does
+
+    // The chunk in hand was finished and recorded; nothing else was sent; the rest waits in the queue.
+    const between = await recipientSummary(prisma, batchId);
+    expect(between.unsent).toBeGreaterThan(0);
+    expect(between.success % 300).toBe(0);
+    expect(sim.stats().submitAccepted).toBe(between.success);
+
+    const second = await startHarness({ tuning, redisPrefix: first.deps.redisPrefix });
+    try {
+      const settled = await waitSettled(prisma, batchId);
+      expect(settled.status).toBe(BatchStatus.SEND_FINISHED);
+      const { sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+      expect(sums.success).toBe(1_500);
+      expect(sim.stats().submitAccepted).toBe(1_500);
+      expect(acceptedTwice(submits)).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface ReceivedCallback {
+  event: string;
+  raw: string;
+  body: { event: string; eventId: string; data: Record<string, unknown> };
+  signature: string;
+  answered: number;
+}
+
+/** A loopback notify URL that refuses the first batch_finished request (500) and takes everything else. */
+async function callbackReceiver() {
+  const requests: ReceivedCallback[] = [];
+  let refused = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      const event = String(req.headers["x-switchboard-event"]);
+      const answered = event === "batch_finished" && !refused ? 500 : 200;
+      if (answered === 500) refused = true;
+      requests.push({
+        event,
+        raw,
+        body: JSON.parse(raw),
+        signature: String(req.headers["x-switchboard-signature"]),
+        answered,
+      });
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

@@ -1,0 +1,219 @@
+// The job handlers called directly (no BullMQ worker running): chunk planning, settling and refunds, receipts
+// that overtake their submit outcome, and the conditional writes that make every job safe to run twice.
+import { BalanceLogType, BatchStatus, ReceiveResult, SendResult } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
+import { chunkJobId } from "../src/lib/job-queues";
+import { recordSendOutcomes } from "../src/lib/send-outcomes";
+import { QUEUE } from "../src/queues";
+import {
+  createCustomer,
+  createPendingBatch,
+  createSmppChannel,
+  phoneNumbers,
+  TEST_TUNING,
+  testConfig,
+  testPrisma,
+} from "./helpers";
+
+let prisma: PrismaClient;
+let deps: ReturnType<typeof createWorkerDeps>;
+
+beforeAll(() => {
+  prisma = testPrisma();
+  deps = createWorkerDeps({
+    config: testConfig(),
+    logger: pino({ level: "silent" }),
+    tuning: { ...TEST_TUNING, chunkSize: 100 },
+  });
+});
+afterAll(async () => {
+  await closeWorkerDeps(deps);
+  await prisma.$disconnect();
+});
+
+const batch = (batchId: string) => prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+const recipientsOf = (batchId: string) =>
+  prisma.recipient.findMany({ where: { batchId: BigInt(batchId) }, orderBy: { id: "asc" } });
+
+describe("dispatch-batch", () => {
+  it("waits for a batch's scheduled time, then plans chunks per channel by id range, the same plan every run", async () => {
+    const customer = await createCustomer(prisma);
+    const a = await createSmppChannel(prisma, { port: 1 });
+    const b = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, a, phoneNumbers(300), {
+      scheduledAt: new Date(Date.now() + 3_600_000),
+    });
+    const rows = await recipientsOf(batchId);
+    // 250 recipients on channel a, 40 on channel b, 10 without a channel
+    await prisma.recipient.updateMany({
+      where: { id: { in: rows.slice(250, 290).map((r) => r.id) } },
+      data: { channelId: b },
+    });
+    await prisma.recipient.updateMany({
+      where: { id: { in: rows.slice(290).map((r) => r.id) } },
+      data: { channelId: null },
+    });
+
+    await dispatchBatch(deps, { batchId });
+    expect(await batch(batchId)).toMatchObject({ status: BatchStatus.PENDING_SEND, startedAt: null });
+
+    await prisma.messageBatch.update({
+      where: { id: BigInt(batchId) },
+      data: { scheduledAt: new Date(Date.now() - 1) },
+    });
+    await dispatchBatch(deps, { batchId });
+    const started = await batch(batchId);
+    expect(started.status).toBe(BatchStatus.SENDING);
+    expect(started.startedAt).not.toBeNull();
+    expect(started).toMatchObject({ sentCount: 10, failedCount: 10 });
+
+    const chunks = (await deps.queues.queue(QUEUE.dispatchChunk).getJobs(["waiting"]))
+      .map((j) => j.data)
+      .filter((d) => d.batchId === batchId)
+      .sort((x, y) => x.channelId - y.channelId || Number(x.fromId) - Number(y.fromId));
+    const ids = (from: number, to: number) => ({ fromId: rows[from]!.id.toString(), toId: rows[to]!.id.toString() });
+    expect(chunks).toEqual([
+      { batchId, channelId: a, ...ids(0, 99) },
+      { batchId, channelId: a, ...ids(100, 199) },
+      { batchId, channelId: a, ...ids(200, 249) },
+      { batchId, channelId: b, ...ids(250, 289) },
+    ]);
+    expect(
+      (await deps.queues.queue(QUEUE.dispatchChunk).getJobs(["waiting"])).find(
+        (j) => j.data.batchId === batchId && j.data.channelId === b,
+      )?.id,
+    ).toBe(chunkJobId(chunks[3]!));
+    const unroutable = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId), channelId: null } });
+    expect(unroutable.every((r) => r.sendResult === SendResult.FAILURE && r.errorCode === "NO_CHANNEL")).toBe(true);
+
+    // Running it again (a retried job, the scheduler's re-plan) adds no job and counts nothing twice.
+    const before = await deps.queues.queue(QUEUE.dispatchChunk).getJobCounts("waiting");
+    await dispatchBatch(deps, { batchId });
+    expect(await deps.queues.queue(QUEUE.dispatchChunk).getJobCounts("waiting")).toEqual(before);
+    expect(await batch(batchId)).toMatchObject({ sentCount: 10, failedCount: 10 });
+  });
+});
+
+describe("send outcomes and finish-batch", () => {
+  it("writes outcomes only once, settles with one exact refund, and never refunds twice", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(6), {
+      status: BatchStatus.SENDING,
+    });
+    const [r1, r2, r3, r4, r5, r6] = await recipientsOf(batchId);
+    const ok = (r: typeof r1, id: string) => ({
+      recipientId: r!.id,
+      result: SendResult.SUCCESS,
+      providerMessageId: id,
+      errorCode: null,
+    });
+    const ko = (r: typeof r1) => ({
+      recipientId: r!.id,
+      result: SendResult.FAILURE,
+      providerMessageId: null,
+      errorCode: "ESME_RINVDSTADR",
+    });
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r1, "a1"), ok(r2, "a2"), ko(r3)])).toBe(3);
+    // A retry of the same write changes nothing (and counts nothing).
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ko(r1), ok(r3, "a3")])).toBe(0);
+    await finishBatch(deps, { batchId }); // recipients left: not finished
+    expect((await batch(batchId)).status).toBe(BatchStatus.SENDING);
+
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r4, "a4"), ko(r5), ok(r6, "a6")])).toBe(3);
+    await finishBatch(deps, { batchId });
+    await finishBatch(deps, { batchId });
+    const settled = await batch(batchId);
+    expect(settled).toMatchObject({ status: BatchStatus.SEND_FINISHED, sentCount: 6, successCount: 4, failedCount: 2 });
+    expect(settled.refunded).toBe(r3!.price + r5!.price);
+    expect(settled.cost - settled.refunded).toBe(r1!.price + r2!.price + r4!.price + r6!.price);
+    expect(settled.cost).toBe(cost);
+    const refunds = await prisma.balanceLog.findMany({
+      where: { batchId: BigInt(batchId), type: BalanceLogType.REFUND },
+    });
+    expect(refunds.map((r) => r.amount)).toEqual([r3!.price + r5!.price]);
+  });
+
+  it("fails a batch in which every recipient failed (24) and refunds it whole", async () => {
+    const customer = await createCustomer(prisma);
+    const { batchId, cost } = await createPendingBatch(prisma, customer, 1, phoneNumbers(3), {
+      status: BatchStatus.SENDING,
+    });
+    await prisma.recipient.updateMany({
+      where: { batchId: BigInt(batchId) },
+      data: { sendResult: SendResult.FAILURE, errorCode: "ESME_RINVDSTADR" },
+    });
+    await finishBatch(deps, { batchId });
+    expect(await batch(batchId)).toMatchObject({
+      status: BatchStatus.SEND_FAILED,
+      reason: "all_recipients_failed",
+      refunded: cost,
+    });
+  });
+
+  it("settles a terminated batch only once no chunk holds a lease", async () => {
+    const customer = await createCustomer(prisma);
+    const { batchId, cost } = await createPendingBatch(prisma, customer, 1, phoneNumbers(4), {
+      status: BatchStatus.SEND_TERMINATED,
+    });
+    const lease = await deps.leases.acquire(batchId, "chunk-a");
+    expect(lease).not.toBeNull();
+    expect(await deps.leases.acquire(batchId, "chunk-a")).toBeNull(); // one holder per chunk
+    expect(await finishBatch(deps, { batchId })).toEqual({ runAgainInMs: TEST_TUNING.finishWaitMs });
+    expect((await batch(batchId)).finishedAt).toBeNull();
+
+    await lease!.release();
+    expect(await finishBatch(deps, { batchId })).toBeUndefined();
+    const settled = await batch(batchId);
+    expect(settled).toMatchObject({ status: BatchStatus.SEND_TERMINATED, refunded: cost });
+    expect(settled.finishedAt).not.toBeNull();
+    expect((await recipientsOf(batchId)).every((r) => r.sendResult === SendResult.TERMINATED)).toBe(true);
+  });
+});
+
+describe("delivery-report", () => {
+  it("returns receipts that overtook their submit outcome, records them once it is written, and counts each once", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(3), {
+      status: BatchStatus.SENDING,
+    });
+    const [r1, r2, r3] = await recipientsOf(batchId);
+    // The SMSC's receipt quotes the id in hex ("10000000" = 268435456) where submit_sm_resp gave decimal.
+    const reports = [
+      { providerMessageId: "10000000", status: "delivered" as const },
+      { providerMessageId: "268435457", status: "undelivered" as const, errorCode: "001" },
+      { providerMessageId: "268435458", status: "delivered" as const },
+    ];
+    const early = await recordDeliveryReports(deps, { channelId, reports });
+    expect(early).toEqual({ recorded: 0, unmatched: reports });
+
+    await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r1!.id, result: SendResult.SUCCESS, providerMessageId: "268435456", errorCode: null },
+      { recipientId: r2!.id, result: SendResult.SUCCESS, providerMessageId: "268435457", errorCode: null },
+    ]);
+    const later = await recordDeliveryReports(deps, { channelId, reports: early.unmatched });
+    expect(later.recorded).toBe(2);
+    expect(later.unmatched.map((r) => r.providerMessageId)).toEqual(["268435458"]);
+    // The same receipts again (an SMSC redelivering after a reconnect): matched, but nothing counted twice.
+    expect(await recordDeliveryReports(deps, { channelId, reports: reports.slice(0, 2) })).toEqual({
+      recorded: 0,
+      unmatched: [],
+    });
+    // A receipt for another channel's message of the same id is not ours.
+    expect((await recordDeliveryReports(deps, { channelId: channelId + 1_000_000, reports })).recorded).toBe(0);
+
+    const rows = await recipientsOf(batchId);
+    expect(rows.map((r) => [r.receiveResult, r.errorCode])).toEqual([
+      [ReceiveResult.RECEIVED, null],
+      [ReceiveResult.RECEIVE_FAILED, "001"],
+      [ReceiveResult.UNKNOWN, null],
+    ]);
+    expect(rows[0]!.receivedAt).not.toBeNull();
+    expect(r3!.receiveResult).toBe(ReceiveResult.UNKNOWN);
+    expect(await batch(batchId)).toMatchObject({ deliveredCount: 1, undeliveredCount: 1 });
+  });
+});

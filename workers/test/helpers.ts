@@ -1,0 +1,326 @@
+// Test harness: the real workers in-process on the run's throwaway database, with a Redis prefix of their own
+// (so no other test's jobs are taken), and fixtures that set up what the submission side leaves behind: a
+// customer with money, an SMPP channel pointing at a simulator, a batch in status 20 with its recipients and
+// its consume row in the ledger.
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "@switchboard/api/config";
+import { applyBalanceChange } from "@switchboard/api/ledger";
+import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
+import {
+  AuthStatus,
+  BalanceLogType,
+  BatchStatus,
+  ProductCode,
+  SendResult,
+  smppChannelConfig,
+  UserType,
+} from "@switchboard/contracts";
+import { createPrisma, DEMO_TENANT_CODE, type Prisma, type PrismaClient } from "@switchboard/db";
+import pino from "pino";
+import { inject } from "vitest";
+import {
+  type CreateDepsOptions,
+  closeWorkerDeps,
+  createWorkerDeps,
+  DEFAULT_TUNING,
+  type RunningWorkers,
+  type StartOptions,
+  startWorkers,
+  type Tuning,
+  type WorkerDeps,
+} from "../src/index";
+
+export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(4).toString("hex")}`;
+
+/** Short waits and few retries: the same code paths, at test speed. */
+export const TEST_TUNING: Partial<Tuning> = {
+  sendRetries: 1,
+  sendRetryDelayMs: 50,
+  statusCheckMs: 200,
+  leaseTtlMs: 15_000,
+  finishWaitMs: 100,
+  reportRetryDelaysMs: [100, 200, 400, 800, 1_600, 3_200],
+  scheduleEveryMs: 200,
+  retries: {
+    ...DEFAULT_TUNING.retries,
+    dispatchBatch: { attempts: 3, backoffMs: 100 },
+    dispatchChunk: { attempts: 3, backoffMs: 100 },
+    deliveryReport: { attempts: 3, backoffMs: 100 },
+    finishBatch: { attempts: 5, backoffMs: 100 },
+    callback: { attempts: 6, backoffMs: 100 },
+  },
+};
+
+export const TEST_SMPP: CreateDepsOptions["smpp"] = {
+  submitTimeoutMs: 5_000,
+  reconnectInitialMs: 50,
+  reconnectMaxMs: 200,
+  bindTimeoutMs: 2_000,
+  throttleBackoffMs: 20,
+  throttleBackoffMaxMs: 200,
+};
+
+export interface Harness {
+  deps: WorkerDeps;
+  running: RunningWorkers;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  databaseUrl?: string;
+  /** Another harness's prefix, to pick up the jobs it left (a restarted worker). */
+  redisPrefix?: string;
+  tuning?: Partial<Tuning>;
+  smpp?: CreateDepsOptions["smpp"];
+  scheduler?: boolean;
+  concurrency?: StartOptions["concurrency"];
+}
+
+/** Under the run's prefix (cleaned up at the end), but queues of our own: no other test's jobs are taken. */
+export const workerPrefix = () => `${inject("redisPrefix")}${uniqueName("w")}:`;
+
+export function testConfig(databaseUrl = inject("databaseUrl"), redisPrefix = workerPrefix()) {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: redisPrefix,
+    CALLBACK_ALLOW_PRIVATE_TARGETS: "true",
+  });
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const config = testConfig(opts.databaseUrl, opts.redisPrefix);
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const deps = createWorkerDeps({
+    config,
+    logger,
+    tuning: { ...TEST_TUNING, ...opts.tuning },
+    smpp: { ...TEST_SMPP, ...opts.smpp },
+    poolSize: 6,
+  });
+  const running = await startWorkers(deps, {
+    scheduler: opts.scheduler ?? false,
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
+  return {
+    deps,
+    running,
+    stop: async () => {
+      await running.close();
+      await closeWorkerDeps(deps);
+    },
+  };
+}
+
+export function testPrisma(databaseUrl = inject("databaseUrl")): PrismaClient {
+  return createPrisma(databaseUrl, { max: 3 });
+}
+
+/** Polls until `check` returns a value other than undefined; fails after timeoutMs with what it waited for. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${String(last)})`);
+    last = value;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+// ---------------------------------------------------------------- fixtures
+
+export const DEV_SECRET_KEY = channelSecretKey(testConfig().CHANNEL_SECRET_KEY);
+
+export async function demoTenant(prisma: PrismaClient) {
+  const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE } });
+  const product = await prisma.product.findFirstOrThrow({ where: { tenantId: tenant.id, code: ProductCode.SMS } });
+  return { tenantId: tenant.id, productId: product.id };
+}
+
+export interface Customer {
+  id: number;
+  tenantId: number;
+  openingBalance: bigint;
+}
+
+export async function createCustomer(
+  prisma: PrismaClient,
+  opts: { balance?: bigint; notifyUrl?: string; secretKeyHash?: string } = {},
+): Promise<Customer> {
+  const { tenantId } = await demoTenant(prisma);
+  const balance = opts.balance ?? 10_000n * 10_000n;
+  const user = await prisma.$transaction(async (tx) => {
+    const u = await tx.user.create({
+      data: {
+        tenantId,
+        type: UserType.USER,
+        username: uniqueName("cust"),
+        passwordHash: "x",
+        authStatus: AuthStatus.AUTHENTICATED,
+        notifyUrl: opts.notifyUrl ?? null,
+        secretKeyHash: opts.secretKeyHash ?? null,
+      },
+    });
+    await applyBalanceChange(tx, { tenantId, userId: u.id, type: BalanceLogType.RECHARGE, amount: balance });
+    return u;
+  });
+  return { id: user.id, tenantId, openingBalance: balance };
+}
+
+export async function createSmppChannel(
+  prisma: PrismaClient,
+  opts: { port: number; throughput?: number; windowSize?: number },
+): Promise<number> {
+  const { tenantId } = await demoTenant(prisma);
+  const { password: _password, ...config } = smppChannelConfig.parse({
+    host: "127.0.0.1",
+    port: opts.port,
+    systemId: "sb_test",
+    windowSize: opts.windowSize ?? 50,
+  });
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: uniqueName("smsc"),
+      kind: "smpp",
+      productCode: ProductCode.SMS,
+      config: config as Prisma.InputJsonObject,
+      secrets: encryptSecrets(DEV_SECRET_KEY, tenantId, { password: "secret" }),
+      throughput: opts.throughput ?? 10_000,
+    },
+  });
+  return channel.id;
+}
+
+/** Unit prices in money units per segment (CN numbers cost more than US ones, so refunds are not uniform). */
+export const PRICE = { CN: 350n, US: 80n } as const;
+
+/**
+ * `count` distinct numbers, alternating China and the US. None ends in 0000 / 9997-9999 (the simulator's
+ * forced outcomes) unless `special` puts one of those endings on every n-th number.
+ */
+export function phoneNumbers(count: number, special?: { every: number; ending: "0000" | "9999" }): string[] {
+  const out: string[] = [];
+  const seed = Number.parseInt(randomBytes(2).toString("hex"), 16) % 900;
+  for (let i = 0; i < count; i++) {
+    if (special && i % special.every === special.every - 1) {
+      out.push(`+86138${String(i % 10_000).padStart(4, "0")}${special.ending}`);
+      continue;
+    }
+    const tail = String(1_000 + (i % 8_000));
+    const block = Math.floor(i / 8_000);
+    out.push(
+      i % 2 === 0
+        ? `+86139${String(seed).padStart(3, "0")}${block % 10}${tail}`
+        : `+1202${200 + ((seed + block) % 700)}${tail}`,
+    );
+  }
+  return out;
+}
+
+export const countryOf = (phone: string) => (phone.startsWith("+86") ? "CN" : "US");
+
+export interface BatchFixture {
+  batchId: string;
+  cost: bigint;
+}
+
+/** What the submission side leaves behind: a batch in 20 with recipients, and its cost taken by the ledger. */
+export async function createPendingBatch(
+  prisma: PrismaClient,
+  customer: Customer,
+  channelId: number | null,
+  phones: readonly string[],
+  opts: { text?: string; scheduledAt?: Date; status?: number } = {},
+): Promise<BatchFixture> {
+  const { productId } = await demoTenant(prisma);
+  const text = opts.text ?? "Your code is 1234. Switchboard test message.";
+  const prices = phones.map((p) => PRICE[countryOf(p)]);
+  const cost = prices.reduce((a, b) => a + b, 0n);
+  const batch = await prisma.$transaction(async (tx) => {
+    const b = await tx.messageBatch.create({
+      data: {
+        tenantId: customer.tenantId,
+        userId: customer.id,
+        productId,
+        productCode: ProductCode.SMS,
+        taskType: 2,
+        submitMode: 3,
+        status: opts.status ?? BatchStatus.PENDING_SEND,
+        content: { product: ProductCode.SMS, text, senderId: "Switchboard" },
+        senderId: "Switchboard",
+        segments: 1,
+        scheduledAt: opts.scheduledAt ?? null,
+        totalCount: phones.length,
+        validCount: phones.length,
+        cost,
+      },
+    });
+    await tx.recipient.createMany({
+      data: phones.map((phone, i) => ({
+        batchId: b.id,
+        phone,
+        countryCode: countryOf(phone),
+        channelId,
+        segments: 1,
+        price: prices[i]!,
+        sendResult: SendResult.NOT_SENT,
+      })),
+    });
+    await applyBalanceChange(tx, {
+      tenantId: customer.tenantId,
+      userId: customer.id,
+      type: BalanceLogType.CONSUME,
+      amount: -cost,
+      batchId: b.id,
+    });
+    return b;
+  });
+  return { batchId: batch.id.toString(), cost };
+}
+
+export const FINAL_STATUSES: readonly number[] = [
+  BatchStatus.SEND_FINISHED,
+  BatchStatus.SEND_TERMINATED,
+  BatchStatus.SEND_FAILED,
+];
+
+/** The batch once it is settled (final status and finishedAt), within timeoutMs. */
+export function waitSettled(prisma: PrismaClient, batchId: string, timeoutMs = 60_000) {
+  return waitFor(
+    `batch ${batchId} settled`,
+    async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return FINAL_STATUSES.includes(b.status) && b.finishedAt !== null ? b : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Sums per send result, and the billing invariant's two sides. */
+export async function recipientSummary(prisma: PrismaClient, batchId: string) {
+  const rows = await prisma.recipient.groupBy({
+    by: ["sendResult"],
+    where: { batchId: BigInt(batchId) },
+    _count: { _all: true },
+    _sum: { price: true },
+  });
+  const count = (r: number) => rows.find((x) => x.sendResult === r)?._count._all ?? 0;
+  const price = (r: number) => rows.find((x) => x.sendResult === r)?._sum.price ?? 0n;
+  return {
+    unsent: count(SendResult.NOT_SENT),
+    success: count(SendResult.SUCCESS),
+    failed: count(SendResult.FAILURE),
+    terminated: count(SendResult.TERMINATED),
+    successPrice: price(SendResult.SUCCESS),
+    failedPrice: price(SendResult.FAILURE) + price(SendResult.TERMINATED),
+  };
+}
