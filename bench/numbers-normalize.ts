@@ -15,7 +15,9 @@ function run(name: string, count: number, fn: (s: string) => boolean) {
   let valid = 0;
   for (let i = 0; i < count; i++) if (fn(input[i]!)) valid++;
   const s = (performance.now() - t0) / 1000;
-  console.log(`${name.padEnd(28)} ${count.toLocaleString("en")} numbers in ${s.toFixed(2)} s = ${Math.round(count / s).toLocaleString("en")} numbers/s (${valid.toLocaleString("en")} valid)`);
+  console.log(
+    `${name.padEnd(28)} ${count.toLocaleString("en")} numbers in ${s.toFixed(2)} s = ${Math.round(count / s).toLocaleString("en")} numbers/s (${valid.toLocaleString("en")} valid)`,
+  );
 }
 
 run("packages/numbers", N, (s) => normalizeNumber(s).ok);

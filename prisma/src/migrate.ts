@@ -20,9 +20,21 @@ const migrationsDir = path.join(here, "migrations");
 // biome-ignore lint/suspicious/noExplicitAny: the Wasm bindings are untyped
 type Any = any;
 
-let wasmReady: Promise<void> | undefined;
+/**
+ * Process-wide state. The Wasm engine's JS glue is one module instance per process, but this file may be
+ * instantiated more than once in a process (vitest loads workspace sources once per test project), so the
+ * instantiated engine and the lock below live on globalThis rather than in module variables.
+ */
+interface MigrateState {
+  wasmReady?: Promise<void>;
+  running: Promise<unknown>;
+}
+const state: MigrateState = ((globalThis as Any)[Symbol.for("switchboard.migrate")] ??= {
+  running: Promise.resolve(),
+});
+
 function loadWasm(): Promise<void> {
-  wasmReady ??= (async () => {
+  state.wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
     const wasmPath = path.join(
       path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
@@ -34,7 +46,7 @@ function loadWasm(): Promise<void> {
     (bg as Any).__wbg_set_wasm(instance.exports);
     (instance.exports as Any).__wbindgen_start?.();
   })();
-  return wasmReady;
+  return state.wasmReady;
 }
 
 function migrationsList() {
@@ -103,11 +115,30 @@ export interface MigrateResult {
   created?: string;
 }
 
+/*
+ * The Wasm engine is not re-entrant: two migrations interleaving (e.g. several test projects' global setups)
+ * corrupt each other. Calls run one after the other (state.running).
+ */
+
 /** Applies committed migrations (deploy), or first creates one from the schema's changes (dev). */
-export async function migrate(
+export function migrate(
   databaseUrl: string,
   mode: "deploy" | { dev: string; forceReset?: boolean },
   log: (m: string) => void = () => {},
+): Promise<MigrateResult> {
+  const run = state.running.then(() => migrateNow(databaseUrl, mode, log));
+  // The next call waits for this one to settle, whatever its outcome; the caller still sees the error.
+  state.running = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+async function migrateNow(
+  databaseUrl: string,
+  mode: "deploy" | { dev: string; forceReset?: boolean },
+  log: (m: string) => void,
 ): Promise<MigrateResult> {
   await loadWasm();
   const u = new URL(databaseUrl);

@@ -1,17 +1,7 @@
 // One BullMQ Worker per queue, each calling its job handler (jobs/*.ts) with the process's deps. The handlers
 // are plain functions so tests can call them directly too; this file adds what only BullMQ knows: payload
 // validation, attempt numbers, "run again later" (moved to delayed without counting a failure), and logging.
-import { DelayedError, type Job, Worker } from "bullmq";
-import type { z } from "zod";
-import { deliverCallback } from "./jobs/callback";
-import { recordDeliveryReports } from "./jobs/delivery-report";
-import { dispatchBatch } from "./jobs/dispatch-batch";
-import { dispatchChunk } from "./jobs/dispatch-chunk";
-import { finishBatch } from "./jobs/finish-batch";
-import { scheduleTick } from "./jobs/schedule";
-import type { WorkerDeps } from "./lib/deps";
-import { callbackJobId } from "./lib/job-queues";
-import { isRunAgain } from "./lib/job-result";
+
 import {
   bullPrefix,
   callbackJob,
@@ -19,9 +9,22 @@ import {
   dispatchBatchJob,
   dispatchChunkJob,
   finishBatchJob,
+  ingestBatchJob,
   QUEUE,
   type QueueName,
-} from "./queues";
+} from "@switchboard/contracts";
+import { DelayedError, type Job, Worker } from "bullmq";
+import type { z } from "zod";
+import { deliverCallback } from "./jobs/callback";
+import { recordDeliveryReports } from "./jobs/delivery-report";
+import { dispatchBatch } from "./jobs/dispatch-batch";
+import { dispatchChunk } from "./jobs/dispatch-chunk";
+import { finishBatch } from "./jobs/finish-batch";
+import { ingestBatch, ingestBatchFailed } from "./jobs/ingest-batch";
+import { scheduleTick } from "./jobs/schedule";
+import type { WorkerDeps } from "./lib/deps";
+import { callbackJobId } from "./lib/job-queues";
+import { isRunAgain } from "./lib/job-result";
 
 /** Jobs one worker process runs at once, per queue. Chunks mostly wait on the network, callbacks on customers. */
 export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
@@ -70,6 +73,17 @@ function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
       await deliverCallback(deps, data, { eventId: job.id ?? callbackJobId(data), attempt: job.attemptsMade + 1 });
     },
     [QUEUE.schedule]: async () => scheduleTick(deps),
+    [QUEUE.ingestBatch]: async (job) => {
+      const data = parse(ingestBatchJob, job);
+      try {
+        return await ingestBatch(deps, data);
+      } catch (err) {
+        // Retries spent: the batch is refused (11 -> 13) rather than left waiting for a file nobody reads.
+        const { number, max } = attemptOf(job);
+        if (number >= max) await ingestBatchFailed(deps, data);
+        throw err;
+      }
+    },
   };
 }
 

@@ -1,13 +1,12 @@
 // The job handlers called directly (no BullMQ worker running): chunk planning, settling and refunds, receipts
 // that overtake their submit outcome, and the conditional writes that make every job safe to run twice.
-import { BalanceLogType, BatchStatus, ReceiveResult, SendResult } from "@switchboard/contracts";
+import { BalanceLogType, BatchStatus, QUEUE, ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
 import { chunkJobId } from "../src/lib/job-queues";
 import { recordSendOutcomes } from "../src/lib/send-outcomes";
-import { QUEUE } from "../src/queues";
 import {
   createCustomer,
   createPendingBatch,

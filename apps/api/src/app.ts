@@ -16,6 +16,7 @@ import type { Deps } from "./deps";
 import { AppError } from "./lib/errors";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { authenticationRoutes } from "./modules/authentication/authentication.routes";
+import { batchRoutes } from "./modules/batches/batches.routes";
 import { catalogRoutes } from "./modules/catalog/catalog.routes";
 import { channelRoutes } from "./modules/channels/channels.routes";
 import { developerRoutes } from "./modules/developer/developer.routes";
@@ -117,6 +118,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(developerRoutes);
   await app.register(catalogRoutes);
   await app.register(channelRoutes);
+  await app.register(batchRoutes);
   return app;
 }
 

@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./authentication";
+export * from "./batch-api";
 export * from "./batches";
 export * from "./catalog";
 export * from "./channels";
@@ -9,5 +10,6 @@ export * from "./developer";
 export * from "./finance";
 export * from "./messages";
 export * from "./money";
+export * from "./queues";
 export * from "./sms-segments";
 export * from "./users";

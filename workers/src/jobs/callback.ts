@@ -13,9 +13,9 @@
 
 import { signCallback } from "@switchboard/api/callback-signature";
 import { postCallback } from "@switchboard/api/callbacks";
+import type { CallbackJob } from "@switchboard/contracts";
 import { CALLBACK_SIGNATURE_HEADER, formatMoney } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
-import type { CallbackJob } from "../queues";
 
 type Deps = Pick<WorkerDeps, "prisma" | "logger" | "allowPrivateCallbackTargets" | "tuning">;
 

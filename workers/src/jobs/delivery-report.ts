@@ -11,9 +11,9 @@
 //     runs the job again later with just those, a bounded number of times;
 //   - customers with a notify URL get a delivery_report callback for the recipients recorded.
 import { messageIdVariants } from "@switchboard/channels";
+import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
 import { ReceiveResult } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
-import type { CallbackJob, DeliveryReportJob } from "../queues";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
 type Report = DeliveryReportJob["reports"][number];

@@ -5,9 +5,10 @@
 // second run (a retried job, or the scheduler re-enqueueing a batch that made no progress) produces the same
 // ranges and therefore the same job ids: BullMQ ignores a job whose id is still queued or running, and a
 // completed chunk run again finds nothing unsent in its range. Two jobs never send the same recipient.
+
+import type { DispatchBatchJob, DispatchChunkJob } from "@switchboard/contracts";
 import { BatchStatus, SendResult } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
-import type { DispatchBatchJob, DispatchChunkJob } from "../queues";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
 

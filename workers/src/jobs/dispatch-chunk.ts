@@ -18,6 +18,7 @@
 //     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
 import type { SendOutcome } from "@switchboard/channels";
+import type { DispatchChunkJob } from "@switchboard/contracts";
 import { BatchStatus, SendResult, smsContent } from "@switchboard/contracts";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
@@ -26,7 +27,6 @@ import { chunkJobId } from "../lib/job-queues";
 import { type JobResult, runAgain } from "../lib/job-result";
 import { OutcomeWriter, recordSendOutcomes } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
-import type { DispatchChunkJob } from "../queues";
 import { failSendingBatch } from "./finish-batch";
 
 type Deps = Pick<

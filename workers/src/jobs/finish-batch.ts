@@ -13,11 +13,11 @@
 // notice the status within a status check and stop. Until their leases are gone this job waits, so a message the
 // provider accepts at the last moment is recorded as sent and not refunded.
 import { applyBalanceChange } from "@switchboard/api/ledger";
+import type { FinishBatchJob } from "@switchboard/contracts";
 import { BalanceLogType, BatchStatus, canTransition, SendResult } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
-import type { FinishBatchJob } from "../queues";
 
 /** Batch failure reasons (message_batches.reason), machine-readable: the client translates them. */
 export const FAILURE_REASONS = [

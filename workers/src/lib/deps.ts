@@ -4,10 +4,10 @@
 import type { Config } from "@switchboard/api/config";
 import type { SmppConfigInput } from "@switchboard/channels";
 import { channelSecretKey } from "@switchboard/channels";
+import { bullPrefix } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
-import { bullPrefix } from "../queues";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
 import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
@@ -16,7 +16,7 @@ import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions } from "./send-outcom
 
 export type WorkerConfig = Pick<
   Config,
-  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "CALLBACK_ALLOW_PRIVATE_TARGETS"
+  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "CALLBACK_ALLOW_PRIVATE_TARGETS" | "UPLOAD_DIR"
 >;
 
 export interface Tuning {
@@ -77,6 +77,8 @@ export interface WorkerDeps {
   tuning: Tuning;
   /** Redis connection settings for the BullMQ workers (each opens its own blocking connection). */
   redisUrl: string;
+  /** UPLOAD_DIR: where the API stores batch files for ingest. */
+  uploadDir: string;
 }
 
 export interface CreateDepsOptions {
@@ -117,6 +119,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     allowPrivateCallbackTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS === "true",
     tuning,
     redisUrl: config.REDIS_URL,
+    uploadDir: config.UPLOAD_DIR,
   };
 }
 

@@ -1,7 +1,7 @@
 // The producer side of the queue contract (queues.ts): one BullMQ Queue per queue name, with each queue's retry
 // policy as its default job options, and typed enqueue functions that validate payloads (ids only) before they
 // reach Redis. Job ids make re-enqueueing idempotent where the work is per batch or per chunk.
-import { type ConnectionOptions, type JobsOptions, Queue } from "bullmq";
+
 import {
   batchJobId,
   type CallbackJob,
@@ -14,7 +14,8 @@ import {
   finishBatchJob,
   QUEUE,
   type QueueName,
-} from "../queues";
+} from "@switchboard/contracts";
+import { type ConnectionOptions, type JobsOptions, Queue } from "bullmq";
 
 /** Retry policy per queue: how often a failing job runs, and the first backoff delay (doubling after). */
 export interface RetryPolicy {

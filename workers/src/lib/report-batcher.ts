@@ -6,7 +6,7 @@
 // the receipts here and tries again on the next tick, up to maxBuffered; beyond that the oldest are dropped and
 // the loss is logged, rather than growing without bound.
 import type { DeliveryReport, Logger } from "@switchboard/channels";
-import type { DeliveryReportJob } from "../queues";
+import type { DeliveryReportJob } from "@switchboard/contracts";
 
 type Report = DeliveryReportJob["reports"][number];
 

@@ -161,3 +161,35 @@ async function findUserIn<S extends Prisma.UserSelect>(
   if (!row) throw notFound("entity.user");
   return row;
 }
+
+/**
+ * Message batches the caller may see and act on (the batch screens, review, cancel, terminate):
+ *   super admin: every tenant's (or the tenant-id header's tenant's)
+ *   admin:       its tenant's
+ *   agent:       its customers' (the owning agent recorded on the batch at submission)
+ *   customer:    its own
+ */
+export function visibleBatchesWhere(p: Principal): Prisma.MessageBatchWhereInput {
+  switch (p.type) {
+    case UserType.SUPER_ADMIN:
+      return tenantWhere(p);
+    case UserType.ADMIN:
+      return { tenantId: p.tenantId ?? -1 };
+    case UserType.AGENT:
+      return { tenantId: p.tenantId ?? -1, agentId: p.userId };
+    default:
+      return { userId: p.userId };
+  }
+}
+
+/** A batch the caller may see, or 404 (missing, another tenant's, another agent's or customer's alike). */
+export async function findVisibleBatch<S extends Prisma.MessageBatchSelect>(
+  db: Db,
+  p: Principal,
+  batchId: bigint,
+  select: S,
+) {
+  const row = await db.messageBatch.findFirst({ where: { AND: [visibleBatchesWhere(p), { id: batchId }] }, select });
+  if (!row) throw notFound("entity.batch");
+  return row;
+}

@@ -11,4 +11,87 @@ export const batchMessages = {
     en: "the batch is in status {from}; this action is not possible now",
   },
   "entity.batch": { zh: "任务", en: "batch" },
+  // submission
+  "batch.product_required": {
+    zh: "请指定产品（productId 或 productCode）",
+    en: "name the product (productId or productCode)",
+  },
+  "batch.field_not_json": { zh: "字段 {field} 必须是 JSON", en: "field {field} must be JSON" },
+  "batch.product_ambiguous": {
+    zh: "编码为 {code} 的产品有多个，请用 productId 指定",
+    en: "several products have code {code}; name one with productId",
+  },
+  "batch.content_product_mismatch": {
+    zh: "内容属于产品 {content}，所选产品为 {product}",
+    en: "the content is for product {content} but the product is {product}",
+  },
+  "batch.schedule_past": { zh: "定时发送时间必须晚于当前时间", en: "scheduledAt must be in the future" },
+  "batch.schedule_too_far": {
+    zh: "定时发送时间最多为 {days} 天后",
+    en: "scheduledAt must be at most {days} days ahead",
+  },
+  "batch.number_invalid": { zh: "号码无效", en: "the number is not valid" },
+  "batch.number_not_served": {
+    zh: "号码所属国家（{country}）无法发送：{reason}",
+    en: "the number's country ({country}) cannot be sent to: {reason}",
+  },
+  "batch.no_valid_numbers": {
+    zh: "没有可发送的号码：无效 {invalid} 个，重复 {duplicate} 个，国家不支持 {notServed} 个",
+    en: "no number can be sent: {invalid} invalid, {duplicate} duplicate, {notServed} in countries not served",
+  },
+  "batch.ingesting": {
+    zh: "任务文件仍在读取中，请稍后再试",
+    en: "the batch's file is still being read; try again when it is done",
+  },
+  "batch.ingest_failed": {
+    zh: "任务文件读取失败，请重新提交",
+    en: "the batch's file could not be read; submit it again",
+  },
+  "batch.ingest_file_missing": { zh: "任务文件已丢失，请重新提交", en: "the batch's file is missing; submit it again" },
+  // files (mode 3)
+  "batch.file_required": { zh: "请在字段 {field} 中上传号码文件", en: "upload the number file in field {field}" },
+  "batch.file_empty": { zh: "文件为空", en: "the file is empty" },
+  "batch.file_binary": {
+    zh: "文件不是文本（CSV、TXT）或 XLSX 文件",
+    en: "the file is not a text (CSV or TXT) or XLSX file",
+  },
+  "batch.file_xls": {
+    zh: "不支持 XLS（Excel 97-2003）格式，请另存为 XLSX 或 CSV",
+    en: "XLS (Excel 97-2003) files are not supported; save the sheet as XLSX or CSV",
+  },
+  "batch.file_xlsx_invalid": {
+    zh: "XLSX 文件无法读取：文件已损坏、已加密或不是工作簿",
+    en: "the XLSX file cannot be read: it is damaged, encrypted or not a workbook",
+  },
+  "batch.file_no_number_column": {
+    zh: "首行中没有名为 phone、mobile 或 number 的列",
+    en: "the first row has no column named phone, mobile or number",
+  },
+  "batch.file_no_numbers": { zh: "文件中没有号码", en: "the file contains no numbers" },
+  "batch.file_too_many_numbers": {
+    zh: "文件中的号码不能超过 {max} 个",
+    en: "the file must contain at most {max} numbers",
+  },
+  "batch.file_too_large": { zh: "文件不能超过 {max} MB", en: "the file must be at most {max} MB" },
+  "batch.file_line_too_long": { zh: "第 {line} 行过长", en: "line {line} is too long" },
+  // developer API
+  "batch.api_key_missing": {
+    zh: "缺少密钥：请使用 Authorization: Bearer sk_... 或 X-Api-Key 请求头",
+    en: "missing secret key: send Authorization: Bearer sk_... or X-Api-Key",
+  },
+  "batch.api_key_invalid": { zh: "密钥无效", en: "invalid secret key" },
+  "batch.api_disabled": { zh: "该账号未开启开发者接口", en: "the developer API is turned off for this account" },
+  "batch.api_ip_not_allowed": {
+    zh: "地址 {ip} 不在 IP 白名单中",
+    en: "address {ip} is not in the IP whitelist",
+  },
+  "batch.api_frozen": { zh: "账号已冻结", en: "this account is frozen" },
+  "batch.idempotency_key_invalid": {
+    zh: "Idempotency-Key 须为 1 到 {max} 个可打印 ASCII 字符",
+    en: "Idempotency-Key must be 1 to {max} printable ASCII characters",
+  },
+  "batch.idempotency_conflict": {
+    zh: "该 Idempotency-Key 已用于另一个不同的请求",
+    en: "this Idempotency-Key was already used with a different request",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;

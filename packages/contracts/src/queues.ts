@@ -1,4 +1,4 @@
-// The queues between the API and the workers, and between workers. Payloads carry ids only: never phone
+// The queues between the API and the workers, and between workers (a contract both sides import). Payloads carry ids only: never phone
 // numbers or message text (DOMAIN.md, house style).
 //
 //   API (mode 3 upload) --ingest-batch--> ingest: parse file, numbers, prices, routes, charge, review?

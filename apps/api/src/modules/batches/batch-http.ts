@@ -1,0 +1,27 @@
+// HTTP pieces the batch routes and the developer API share: the file form, where uploads go, CSV downloads.
+import { BATCH_FILE_FIELD, BATCH_FILE_MAX_BYTES, BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { BatchDeps } from "./batch-deps";
+import { receiveBatchUpload } from "./batch-upload";
+import type { CsvExport } from "./lists.service";
+
+export const FILE_FORM_DESCRIPTION =
+  `multipart/form-data: the file in field \`${BATCH_FILE_FIELD}\` (CSV or TXT, UTF-8 or UTF-16 with BOM; at most ` +
+  `${BATCH_FILE_MAX_BYTES / (1024 * 1024)} MB and ${BATCH_FILE_MAX_NUMBERS.toLocaleString("en")} numbers; one ` +
+  "number per line, or the column named phone/mobile/number, else the first column) and the text fields " +
+  "productId or productCode, taskType (1 screening, 2 message), content (JSON text of the product's content, " +
+  'e.g. {"product":3000,"text":"Hello"}) and scheduledAt (optional ISO 8601).';
+
+/** Where a customer's uploads go: uploadDir/batches/<tenant>/. */
+export const uploadReceiver = (deps: BatchDeps, req: FastifyRequest) => (tenantId: number) =>
+  receiveBatchUpload(req, deps.uploadDir, ["batches", String(tenantId)]);
+
+/** A CSV download, streamed. */
+export function sendCsv(reply: FastifyReply, csv: CsvExport) {
+  return reply
+    .type("text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${csv.fileName}"`)
+    .header("cache-control", "private, no-store")
+    .header("x-content-type-options", "nosniff")
+    .send(csv.stream);
+}

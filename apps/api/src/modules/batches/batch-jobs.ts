@@ -1,0 +1,63 @@
+// The jobs the batch module hands to the workers, always after its transaction committed: ingest a file
+// (mode 3), dispatch a batch that reached 20 (delayed until its schedule), finish a terminated one.
+// Payloads carry the batch id only (house style). One BullMQ job id per batch and queue, so enqueueing twice
+// while the job waits is a no-op.
+//
+// The queue names and payload shapes are the workers' contract (workers/src/queues.ts). The API cannot depend
+// on the workers package (the workers depend on the API), so this one file imports the contract by path;
+// moving queues.ts into @switchboard/contracts would remove that.
+
+import { batchJobId, bullPrefix, QUEUE, type QueueName } from "@switchboard/contracts";
+import { type JobsOptions, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+
+/** BullMQ's key prefix for a REDIS_PREFIX: the workers' rule, so both sides meet on the same queues. */
+export { bullPrefix };
+
+export interface BatchJobs {
+  ingest(batchId: bigint): Promise<void>;
+  /** scheduledAt in the future: the job waits until then. */
+  dispatch(batchId: bigint, scheduledAt: Date | null): Promise<void>;
+  finish(batchId: bigint): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Retries as the workers' own producer sets them (workers/src/lib/job-queues.ts); batch state lives in the
+ * database, so finished jobs are dropped and a later enqueue of the same id is never blocked by an old one.
+ */
+const JOB_OPTIONS: Record<"ingest" | "dispatch" | "finish", JobsOptions> = {
+  ingest: { attempts: 3, backoff: { type: "exponential", delay: 5_000 }, removeOnComplete: true, removeOnFail: true },
+  dispatch: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
+  finish: { attempts: 10, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
+};
+
+/** BullMQ queues on an existing Redis connection (not closed here: its owner closes it). */
+export function bullBatchJobs(connection: Redis, redisPrefix: string, now: () => number = Date.now): BatchJobs {
+  const queues = new Map<QueueName, Queue>();
+  const queue = (name: QueueName) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix: bullPrefix(redisPrefix) });
+      queues.set(name, q);
+    }
+    return q;
+  };
+  const add = async (name: QueueName, batchId: bigint, opts: JobsOptions) => {
+    const id = batchId.toString();
+    await queue(name).add(name, { batchId: id }, { ...opts, jobId: batchJobId(name, id) });
+  };
+  return {
+    ingest: (batchId) => add(QUEUE.ingestBatch, batchId, JOB_OPTIONS.ingest),
+    dispatch: (batchId, scheduledAt) =>
+      add(QUEUE.dispatchBatch, batchId, {
+        ...JOB_OPTIONS.dispatch,
+        delay: scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0,
+      }),
+    finish: (batchId) => add(QUEUE.finishBatch, batchId, JOB_OPTIONS.finish),
+    close: async () => {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+    },
+  };
+}

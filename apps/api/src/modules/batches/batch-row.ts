@@ -1,0 +1,116 @@
+// A batch as the screens and the API answers show it: counts, money as decimal strings, progress.
+import {
+  type BatchContent,
+  type BatchRow,
+  batchContent,
+  contentText,
+  FINAL_BATCH_STATUSES,
+  formatMoney,
+  SubmitMode,
+} from "@switchboard/contracts";
+import type { Prisma } from "@switchboard/db";
+
+export const batchRowSelect = {
+  id: true,
+  userId: true,
+  user: { select: { username: true } },
+  agentId: true,
+  productId: true,
+  productCode: true,
+  taskType: true,
+  submitMode: true,
+  source: true,
+  status: true,
+  content: true,
+  senderId: true,
+  segments: true,
+  scheduledAt: true,
+  filePath: true,
+  fileName: true,
+  ingestedCount: true,
+  totalCount: true,
+  validCount: true,
+  invalidCount: true,
+  duplicateCount: true,
+  sentCount: true,
+  successCount: true,
+  failedCount: true,
+  deliveredCount: true,
+  undeliveredCount: true,
+  cost: true,
+  refunded: true,
+  reason: true,
+  reviewerId: true,
+  reviewedAt: true,
+  startedAt: true,
+  finishedAt: true,
+  createdAt: true,
+} satisfies Prisma.MessageBatchSelect;
+
+export type BatchRecord = Prisma.MessageBatchGetPayload<{ select: typeof batchRowSelect }>;
+
+const PREVIEW_CHARS = 200;
+
+/** The stored content, read back through its contract (rows written by this module always pass). */
+export function storedContent(json: Prisma.JsonValue): BatchContent {
+  return batchContent.parse(json);
+}
+
+/** A mode 3 batch whose file is not read yet: the ingest clears filePath in the transaction that charges. */
+export function isIngesting(b: { submitMode: number; filePath: string | null }): boolean {
+  return b.submitMode === SubmitMode.FILE && b.filePath !== null;
+}
+
+function percent(part: number, whole: number): number {
+  return whole <= 0 ? 0 : Math.min(100, Math.floor((part * 100) / whole));
+}
+
+function progressOf(b: BatchRecord, ingesting: boolean): number {
+  if (ingesting) return percent(b.ingestedCount, b.totalCount);
+  if ((FINAL_BATCH_STATUSES as readonly number[]).includes(b.status)) return 100;
+  return percent(b.sentCount, b.validCount);
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, string>): BatchRow {
+  const ingesting = isIngesting(b);
+  return {
+    id: b.id.toString(),
+    userId: b.userId,
+    user: b.user.username,
+    agentId: b.agentId,
+    productId: b.productId,
+    productCode: b.productCode,
+    productName: productNames.get(b.productId) ?? "",
+    taskType: b.taskType,
+    submitMode: b.submitMode,
+    source: b.source,
+    status: b.status,
+    preview: contentText(storedContent(b.content)).slice(0, PREVIEW_CHARS),
+    senderId: b.senderId,
+    segments: b.segments,
+    scheduledAt: iso(b.scheduledAt),
+    fileName: b.fileName,
+    ingesting,
+    ingestedCount: b.ingestedCount,
+    totalCount: b.totalCount,
+    validCount: b.validCount,
+    invalidCount: b.invalidCount,
+    duplicateCount: b.duplicateCount,
+    notServedCount: ingesting ? 0 : Math.max(0, b.totalCount - b.validCount - b.invalidCount - b.duplicateCount),
+    sentCount: b.sentCount,
+    successCount: b.successCount,
+    failedCount: b.failedCount,
+    deliveredCount: b.deliveredCount,
+    undeliveredCount: b.undeliveredCount,
+    progress: progressOf(b, ingesting),
+    cost: formatMoney(b.cost),
+    refunded: formatMoney(b.refunded),
+    reason: b.reason,
+    reviewedAt: iso(b.reviewedAt),
+    startedAt: iso(b.startedAt),
+    finishedAt: iso(b.finishedAt),
+    createdAt: b.createdAt.toISOString(),
+  };
+}

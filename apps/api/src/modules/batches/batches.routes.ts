@@ -1,0 +1,285 @@
+// Message batch calls of the web client: submission (modes 1, 2, 3), the pre-submit check, review, cancel,
+// terminate and the batch screens' data; the developer API (/v1) is registered beside them with the same
+// services. Who may call each: docs/batches.md.
+import {
+  BatchSource,
+  batchDetail,
+  batchFileSubmitResult,
+  batchIdBody,
+  batchIdQuery,
+  batchList,
+  batchListQuery,
+  batchRow,
+  batchSubmitBody,
+  batchSubmitResult,
+  recipientList,
+  recipientListQuery,
+  reviewPassBody,
+  reviewRejectBody,
+  submitPreQuery,
+  submitPreResult,
+  terminateBody,
+  UserType,
+} from "@switchboard/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { requestLang } from "../../lib/lang";
+import { principalOf } from "../../plugins/auth";
+import type { BatchDeps } from "./batch-deps";
+import { FILE_FORM_DESCRIPTION, sendCsv, uploadReceiver } from "./batch-http";
+import { bullBatchJobs } from "./batch-jobs";
+import { developerApiRoutes } from "./developer-api.routes";
+import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
+import { preSubmit, preSubmitFile } from "./pre.service";
+import { submitBatch, submitFileBatch } from "./submit.service";
+import { cancelBatch, passReview, rejectReview, terminateBatch } from "./transitions.service";
+
+const { SUPER_ADMIN, ADMIN, AGENT, USER } = UserType;
+const security = [{ bearer: [] }];
+const tags = ["batches"];
+
+export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { prisma, config, redis } = app.deps;
+  const jobs = bullBatchJobs(redis, config.REDIS_PREFIX);
+  app.addHook("onClose", () => jobs.close());
+  const deps: BatchDeps = {
+    prisma,
+    redis,
+    redisPrefix: config.REDIS_PREFIX,
+    uploadDir: config.UPLOAD_DIR,
+    jobs,
+    singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
+    log: app.log,
+  };
+  const signedIn = [app.authenticate];
+  const customer = [app.authenticate, app.requireRoles(USER)];
+  const staff = [app.authenticate, app.requireRoles(SUPER_ADMIN, ADMIN, AGENT)];
+
+  // ---------------------------------------------------------------- submission
+
+  app.post(
+    "/batch/submit",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Submit a batch: mode 1 (one number, answers the provider's outcome) or 2 (up to 10,000 numbers)",
+        description:
+          "Charged whole at creation (402 when the balance is short, nothing written). Invalid, duplicate and " +
+          "not-served numbers are listed per number and never charged. Mode 1 waits up to " +
+          "BATCH_SINGLE_WAIT_MS for the provider's answer and says `sending` if none came.",
+        body: batchSubmitBody,
+        response: { 200: batchSubmitResult },
+      },
+    },
+    async (req) =>
+      (await submitBatch(deps, principalOf(req).userId, req.body, { source: BatchSource.WEB }, new Date())).result,
+  );
+
+  app.post(
+    "/batch/submit/file",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Submit a file batch (mode 3): the batch id returns at once, a worker reads the numbers",
+        description:
+          `${FILE_FORM_DESCRIPTION} The batch is created in status 11 with ingesting=true; GET /batch/detail ` +
+          "shows ingestedCount of totalCount, then the batch is charged and goes to 20 (or stays 11 for review); " +
+          "a batch that cannot be made (no valid number, balance short) ends in 13 with the reason.",
+        consumes: ["multipart/form-data"],
+        response: { 200: batchFileSubmitResult },
+      },
+    },
+    async (req) =>
+      (
+        await submitFileBatch(
+          deps,
+          principalOf(req).userId,
+          uploadReceiver(deps, req),
+          { source: BatchSource.WEB },
+          new Date(),
+        )
+      ).result,
+  );
+
+  // ---------------------------------------------------------------- pre-submit check
+
+  const preSummary =
+    "Pre-submit check: counts (total, valid, invalid, duplicate, per country), segments, unit prices, total " +
+    "cost, balance and whether it suffices, whether authentication allows sending; writes nothing";
+  app.get(
+    "/user/submit/pre",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: preSummary,
+        description: "numbers comma-separated; content as JSON text. For long lists use POST with a JSON body.",
+        querystring: submitPreQuery,
+        response: { 200: submitPreResult },
+      },
+    },
+    async (req) => preSubmit(deps, principalOf(req).userId, req.query, requestLang(req), new Date()),
+  );
+  app.post(
+    "/user/submit/pre",
+    {
+      preHandler: customer,
+      schema: { tags, security, summary: preSummary, body: submitPreQuery, response: { 200: submitPreResult } },
+    },
+    async (req) => preSubmit(deps, principalOf(req).userId, req.body, requestLang(req), new Date()),
+  );
+  app.post(
+    "/user/submit/pre/file",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: `${preSummary} (for a file: read, summarised, not kept)`,
+        description: FILE_FORM_DESCRIPTION,
+        consumes: ["multipart/form-data"],
+        response: { 200: submitPreResult },
+      },
+    },
+    async (req) =>
+      preSubmitFile(deps, principalOf(req).userId, uploadReceiver(deps, req), requestLang(req), new Date()),
+  );
+
+  // ---------------------------------------------------------------- review, cancel, terminate
+
+  app.post(
+    "/batch/review/pass",
+    {
+      preHandler: staff,
+      schema: {
+        tags,
+        security,
+        summary: "Pass a batch under review (11 -> 12 -> 20), optionally scheduled; admin or the owning agent",
+        body: reviewPassBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) => passReview(deps, principalOf(req), req.body, new Date()),
+  );
+  app.post(
+    "/batch/review/reject",
+    {
+      preHandler: staff,
+      schema: {
+        tags,
+        security,
+        summary: "Reject a batch under review with a reason (11 -> 13), refunded whole; admin or the owning agent",
+        body: reviewRejectBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) => rejectReview(deps, principalOf(req), req.body, new Date()),
+  );
+  app.post(
+    "/batch/cancel",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Cancel an own batch not yet sending (11, 12 or 20 -> 29), refunded whole",
+        body: batchIdBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) => cancelBatch(deps, principalOf(req), req.body.id, new Date()),
+  );
+  app.post(
+    "/batch/terminate",
+    {
+      preHandler: staff,
+      schema: {
+        tags,
+        security,
+        summary: "Stop a sending batch (21 -> 23); unsent recipients get send result 3 and are refunded",
+        body: terminateBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) => terminateBatch(deps, principalOf(req), req.body),
+  );
+
+  // ---------------------------------------------------------------- screens
+
+  app.get(
+    "/batch/list",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary: "Batches: customers their own, agents their customers', admins the tenant's",
+        querystring: batchListQuery,
+        response: { 200: batchList },
+      },
+    },
+    async (req) => listBatches(prisma, principalOf(req), req.query),
+  );
+  app.get(
+    "/batch/detail",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary: "One batch with its content, reviewer and recipients per country",
+        querystring: batchIdQuery,
+        response: { 200: batchDetail },
+      },
+    },
+    async (req) => detail(prisma, principalOf(req), req.query.id),
+  );
+  app.get(
+    "/batch/recipients",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary: "A batch's recipients: search by number prefix, filter by send/receive result and country",
+        querystring: recipientListQuery,
+        response: { 200: recipientList },
+      },
+    },
+    async (req) => listRecipients(prisma, principalOf(req), req.query),
+  );
+  app.get(
+    "/batch/recipients/export",
+    {
+      preHandler: signedIn,
+      config: { envelope: false },
+      schema: {
+        tags,
+        security,
+        summary: "A batch's recipients as CSV (same filters as the list, streamed)",
+        querystring: recipientListQuery.omit({ page: true, pageSize: true }),
+      },
+    },
+    async (req, reply) => sendCsv(reply, await exportRecipients(prisma, principalOf(req), req.query)),
+  );
+  app.get(
+    "/batch/rejected/export",
+    {
+      preHandler: signedIn,
+      config: { envelope: false },
+      schema: {
+        tags,
+        security,
+        summary: "A batch's invalid, duplicate and not-served numbers as CSV (streamed)",
+        querystring: batchIdQuery,
+      },
+    },
+    async (req, reply) => sendCsv(reply, await exportRejected(prisma, principalOf(req), req.query.id)),
+  );
+
+  await app.register(developerApiRoutes(deps));
+};

@@ -1,0 +1,146 @@
+// The ingest of a file batch (mode 3), run by the workers' ingest-batch job: reads the stored file, sorts its
+// numbers, and materialises the batch (recipients, rejected numbers, charge, review decision) with the same
+// function as the synchronous modes. While it runs, ingestedCount shows how many of totalCount are written.
+//
+// Outcomes:
+//   - done: status 11 (review needed) or 20 (dispatch enqueued, delayed until the schedule); the file removed;
+//   - the batch can never be made (no valid number, balance short, product paused, authentication lapsed, file
+//     unreadable or missing): 11 -> 13 with the reason in the customer's language, nothing charged;
+//   - cancelled or rejected meanwhile: nothing written, the file removed;
+//   - anything else (database or Redis down) throws, and the job is retried: nothing was written.
+// Running it twice is harmless: a batch whose file was already read is left alone.
+import { rm } from "node:fs/promises";
+import { BatchStatus, translate } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { AppError } from "../../lib/errors";
+import { storedPath } from "../../plugins/uploads";
+import type { BatchJobs } from "./batch-jobs";
+import { storedContent } from "./batch-row";
+import { assertMaySubmit, type Customer, loadCustomer, loadTenantRules, numberReading } from "./context";
+import { BatchGoneError, type BatchSpec, materializeBatch } from "./materialize";
+import { readNumberFile } from "./number-file";
+import { NumberSorter } from "./number-sorter";
+
+export interface IngestDeps {
+  prisma: PrismaClient;
+  /** config.UPLOAD_DIR */
+  uploadDir: string;
+  jobs: Pick<BatchJobs, "dispatch">;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export type IngestOutcome = "materialized" | "refused" | "gone" | "not_pending";
+
+/** How often (in numbers written) progress is saved while the transaction runs. */
+const PROGRESS_EVERY = 10_000;
+
+export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): Promise<IngestOutcome> {
+  const batchId = BigInt(job.batchId);
+  const { prisma } = deps;
+  const batch = await prisma.messageBatch.findUnique({ where: { id: batchId } });
+  if (!batch || batch.status !== BatchStatus.UNDER_REVIEW || batch.filePath === null) return "not_pending";
+  const filePath = batch.filePath;
+
+  const customer = await loadCustomer(prisma, batch.userId);
+  try {
+    assertMaySubmit(customer, new Date());
+    const rules = await loadTenantRules(prisma, customer.tenantId);
+    const sorted = new NumberSorter(numberReading({ customer, rules }));
+    await readFile(deps, filePath, sorted);
+    const spec: BatchSpec = {
+      productId: batch.productId,
+      productCode: batch.productCode,
+      taskType: batch.taskType,
+      submitMode: batch.submitMode,
+      source: batch.source,
+      content: storedContent(batch.content),
+      units: batch.segments,
+      scheduledAt: batch.scheduledAt,
+      idempotencyKey: batch.idempotencyKey,
+    };
+    let saved = 0;
+    const made = await materializeBatch(prisma, {
+      customer,
+      rules,
+      target: { kind: "ingest", batchId, spec },
+      sorted,
+      onProgress: async (written) => {
+        if (written - saved < PROGRESS_EVERY && written < sorted.total) return;
+        saved = written;
+        await prisma.messageBatch.updateMany({
+          where: { id: batchId, filePath: { not: null } },
+          data: { ingestedCount: written },
+        });
+      },
+    });
+    await removeFile(deps, filePath);
+    deps.log.info({ batchId: job.batchId, status: made.status }, "batch file ingested");
+    if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, batchId, batch.scheduledAt);
+    return "materialized";
+  } catch (err) {
+    if (err instanceof BatchGoneError) {
+      await removeFile(deps, filePath);
+      return "gone";
+    }
+    if (err instanceof AppError && err.status < 500) {
+      await refuse(deps, batchId, customer, err);
+      await removeFile(deps, filePath);
+      return "refused";
+    }
+    throw err;
+  }
+}
+
+async function readFile(deps: IngestDeps, filePath: string, sorted: NumberSorter): Promise<void> {
+  try {
+    await readNumberFile(storedPath(deps.uploadDir, filePath), (raw) => sorted.add(raw));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new AppError(409, "batch.ingest_file_missing");
+    throw err;
+  }
+}
+
+/** 11 -> 13 with the reason; nothing was charged, so nothing is refunded. */
+async function refuse(deps: IngestDeps, batchId: bigint, customer: Customer, err: AppError): Promise<void> {
+  const reason = translate(customer.lang, err.key, err.params).slice(0, 500);
+  await deps.prisma.messageBatch.updateMany({
+    where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
+    data: { status: BatchStatus.REVIEW_REJECTED, reason, filePath: null, finishedAt: new Date() },
+  });
+  deps.log.info({ batchId: batchId.toString(), reason: err.key }, "batch file refused");
+}
+
+/**
+ * The batch is committed and charged: a failed enqueue must not fail (and retry) the job, which would find the
+ * batch done and never enqueue. Logged; the workers' scheduler picks up batches left in status 20.
+ */
+async function enqueueDispatch(deps: IngestDeps, batchId: bigint, scheduledAt: Date | null): Promise<void> {
+  try {
+    await deps.jobs.dispatch(batchId, scheduledAt);
+  } catch (err) {
+    deps.log.warn({ err, batchId: batchId.toString() }, "could not enqueue dispatch-batch; the scheduler will");
+  }
+}
+
+/** The numbers are in the database now; the upload (personal data) is not kept. */
+async function removeFile(deps: IngestDeps, filePath: string): Promise<void> {
+  try {
+    await rm(storedPath(deps.uploadDir, filePath), { force: true });
+  } catch (err) {
+    deps.log.warn({ err, filePath }, "could not remove an ingested batch file");
+  }
+}
+
+/**
+ * For the worker when the job failed for good (its retries are spent): the batch is refused (11 -> 13) instead of
+ * waiting forever. Nothing was charged.
+ */
+export async function abandonIngest(deps: IngestDeps, job: { batchId: string }): Promise<void> {
+  const batch = await deps.prisma.messageBatch.findUnique({
+    where: { id: BigInt(job.batchId) },
+    select: { userId: true },
+  });
+  if (!batch) return;
+  const customer = await loadCustomer(deps.prisma, batch.userId);
+  await refuse(deps, BigInt(job.batchId), customer, new AppError(409, "batch.ingest_failed"));
+}

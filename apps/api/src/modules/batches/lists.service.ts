@@ -1,0 +1,267 @@
+// The batch screens' data: batch lists per product and status group, one batch's detail, its recipients with
+// search and filters, and CSV exports of recipients and rejected numbers streamed page by page (by id, never
+// the whole batch in memory). Who sees what: visibleBatchesWhere (lib/scope.ts).
+import { Readable } from "node:stream";
+import {
+  BATCH_FILTER_TYPES,
+  BATCH_STAGES,
+  type BatchDetail,
+  type BatchList,
+  type BatchListQuery,
+  type BatchRow,
+  formatMoney,
+  type RecipientList,
+  type RecipientListQuery,
+  UserType,
+} from "@switchboard/contracts";
+import type { Db, Prisma } from "@switchboard/db";
+import { createdBetween, pageArgs } from "../../lib/listing";
+import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
+import type { Principal } from "../../plugins/auth";
+import { batchRowSelect, storedContent, toBatchRow } from "./batch-row";
+import { productNames } from "./submit.service";
+
+const isStaff = (p: Principal) => p.type !== UserType.USER;
+
+function statusFilter(q: BatchListQuery): Prisma.MessageBatchWhereInput[] {
+  const filters: Prisma.MessageBatchWhereInput[] = [];
+  if (q.status !== undefined) filters.push({ status: q.status });
+  if (q.filterType !== undefined) filters.push({ status: { in: [...BATCH_FILTER_TYPES[q.filterType]] } });
+  if (q.stage !== undefined) filters.push({ status: { in: [...BATCH_STAGES[q.stage]] } });
+  return filters;
+}
+
+function listWhere(p: Principal, q: BatchListQuery): Prisma.MessageBatchWhereInput {
+  const keyword = q.keyword?.trim();
+  const created = createdBetween(q);
+  return {
+    AND: [
+      visibleBatchesWhere(p),
+      ...statusFilter(q),
+      ...(q.productCode !== undefined ? [{ productCode: q.productCode }] : []),
+      ...(created ? [{ createdAt: created }] : []),
+      // Customers see their own batches only; the filters narrow staff lists.
+      ...(isStaff(p) && q.userId !== undefined ? [{ userId: q.userId }] : []),
+      ...(isStaff(p) && q.agentId !== undefined ? [{ agentId: q.agentId }] : []),
+      // A keyword that is not a batch id matches nothing rather than everything.
+      ...(keyword ? [{ id: /^\d{1,19}$/.test(keyword) ? BigInt(keyword) : -1n }] : []),
+    ],
+  };
+}
+
+export async function listBatches(db: Db, p: Principal, q: BatchListQuery): Promise<BatchList> {
+  const where = listWhere(p, q);
+  const [rows, total] = await Promise.all([
+    db.messageBatch.findMany({ where, orderBy: { id: "desc" }, ...pageArgs(q), select: batchRowSelect }),
+    db.messageBatch.count({ where }),
+  ]);
+  const names = await productNames(
+    db,
+    rows.map((r) => r.productId),
+  );
+  return { list: rows.map((r) => toBatchRow(r, names)), total };
+}
+
+/** One batch's row (counts, cost, progress): what a client polls; cheap for any batch size. */
+export async function batchStatus(db: Db, p: Principal, batchId: string): Promise<BatchRow> {
+  const b = await findVisibleBatch(db, p, BigInt(batchId), batchRowSelect);
+  return toBatchRow(b, await productNames(db, [b.productId]));
+}
+
+/** One batch with its content, reviewer and recipients per country (one pass over its recipients). */
+export async function batchDetail(db: Db, p: Principal, batchId: string): Promise<BatchDetail> {
+  const id = BigInt(batchId);
+  const b = await findVisibleBatch(db, p, id, batchRowSelect);
+  const [names, reviewer, countries] = await Promise.all([
+    productNames(db, [b.productId]),
+    b.reviewerId ? db.user.findUnique({ where: { id: b.reviewerId }, select: { username: true } }) : null,
+    db.recipient.groupBy({
+      by: ["countryCode"],
+      where: { batchId: id },
+      _count: { _all: true },
+      _sum: { price: true },
+      orderBy: { countryCode: "asc" },
+    }),
+  ]);
+  return {
+    ...toBatchRow(b, names),
+    content: storedContent(b.content),
+    reviewer: reviewer?.username ?? null,
+    countries: countries.map((c) => ({
+      countryCode: c.countryCode,
+      count: c._count._all,
+      cost: formatMoney(c._sum.price ?? 0n),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- recipients
+
+const recipientSelect = {
+  id: true,
+  phone: true,
+  countryCode: true,
+  channelId: true,
+  segments: true,
+  price: true,
+  sendResult: true,
+  receiveResult: true,
+  errorCode: true,
+  sentAt: true,
+  receivedAt: true,
+} satisfies Prisma.RecipientSelect;
+
+type RecipientRecord = Prisma.RecipientGetPayload<{ select: typeof recipientSelect }>;
+
+function recipientWhere(id: bigint, q: Omit<RecipientListQuery, "page" | "pageSize">): Prisma.RecipientWhereInput {
+  const phone = q.phone ? (q.phone.startsWith("+") ? q.phone : `+${q.phone}`) : undefined;
+  return {
+    batchId: id,
+    ...(phone ? { phone: { startsWith: phone } } : {}),
+    ...(q.sendResult !== undefined ? { sendResult: q.sendResult } : {}),
+    ...(q.receiveResult !== undefined ? { receiveResult: q.receiveResult } : {}),
+    ...(q.countryCode ? { countryCode: q.countryCode } : {}),
+  };
+}
+
+function toRecipientRow(r: RecipientRecord, staff: boolean) {
+  return {
+    id: r.id.toString(),
+    phone: r.phone,
+    countryCode: r.countryCode,
+    // Which provider carries a message is the platform's business, not the customer's.
+    channelId: staff ? r.channelId : null,
+    segments: r.segments,
+    price: formatMoney(r.price),
+    sendResult: r.sendResult,
+    receiveResult: r.receiveResult,
+    errorCode: r.errorCode,
+    sentAt: r.sentAt?.toISOString() ?? null,
+    receivedAt: r.receivedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery): Promise<RecipientList> {
+  const id = BigInt(q.id);
+  await findVisibleBatch(db, p, id, { id: true });
+  const where = recipientWhere(id, q);
+  const [rows, total] = await Promise.all([
+    db.recipient.findMany({ where, orderBy: { id: "asc" }, ...pageArgs(q), select: recipientSelect }),
+    db.recipient.count({ where }),
+  ]);
+  return { list: rows.map((r) => toRecipientRow(r, isStaff(p))), total };
+}
+
+// ---------------------------------------------------------------- CSV exports
+
+/** Rows read per query while exporting. */
+const EXPORT_PAGE = 5_000;
+
+/** Text a spreadsheet would run as a formula; a signed number ("+8613800138000") is just a number. */
+const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().-]*$))/;
+
+/** A CSV cell: quoted when it holds a separator, a quote or a line break; formulas are defused with a quote. */
+function csvCell(v: string | number | null): string {
+  if (v === null) return "";
+  let s = String(v);
+  if (FORMULA.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+const csvLine = (cells: Array<string | number | null>) => `${cells.map(csvCell).join(",")}\r\n`;
+
+/** Pages through rows by id (keyset), yielding CSV text page by page. */
+async function* keysetCsv<R extends { id: bigint }>(
+  header: string[],
+  page: (after: bigint) => Promise<R[]>,
+  line: (r: R) => Array<string | number | null>,
+): AsyncGenerator<string> {
+  // A BOM so that spreadsheet programs read the file as UTF-8.
+  yield `\uFEFF${csvLine(header)}`;
+  let after = 0n;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length === 0) return;
+    yield rows.map((r) => csvLine(line(r))).join("");
+    after = rows[rows.length - 1]!.id;
+    if (rows.length < EXPORT_PAGE) return;
+  }
+}
+
+export interface CsvExport {
+  fileName: string;
+  stream: Readable;
+}
+
+export async function exportRecipients(
+  db: Db,
+  p: Principal,
+  q: Omit<RecipientListQuery, "page" | "pageSize">,
+): Promise<CsvExport> {
+  const id = BigInt(q.id);
+  await findVisibleBatch(db, p, id, { id: true });
+  const where = recipientWhere(id, q);
+  const staff = isStaff(p);
+  const header = [
+    "phone",
+    "country",
+    "segments",
+    "price",
+    "sendResult",
+    "receiveResult",
+    "errorCode",
+    "sentAt",
+    "receivedAt",
+  ];
+  if (staff) header.push("channelId");
+  const stream = Readable.from(
+    keysetCsv(
+      header,
+      (after) =>
+        db.recipient.findMany({
+          where: { ...where, id: { gt: after } },
+          orderBy: { id: "asc" },
+          take: EXPORT_PAGE,
+          select: recipientSelect,
+        }),
+      (r) => {
+        const row = toRecipientRow(r, staff);
+        const cells: Array<string | number | null> = [
+          row.phone,
+          row.countryCode,
+          row.segments,
+          row.price,
+          row.sendResult,
+          row.receiveResult,
+          row.errorCode,
+          row.sentAt,
+          row.receivedAt,
+        ];
+        if (staff) cells.push(row.channelId);
+        return cells;
+      },
+    ),
+  );
+  return { fileName: `batch-${id}-recipients.csv`, stream };
+}
+
+const REJECT_REASON_NAMES: Record<number, string> = { 1: "invalid", 2: "duplicate", 3: "country_not_served" };
+
+export async function exportRejected(db: Db, p: Principal, batchId: string): Promise<CsvExport> {
+  const id = BigInt(batchId);
+  await findVisibleBatch(db, p, id, { id: true });
+  const stream = Readable.from(
+    keysetCsv(
+      ["number", "reason"],
+      (after) =>
+        db.rejectedNumber.findMany({
+          where: { batchId: id, id: { gt: after } },
+          orderBy: { id: "asc" },
+          take: EXPORT_PAGE,
+          select: { id: true, raw: true, reason: true },
+        }),
+      (r) => [r.raw, REJECT_REASON_NAMES[r.reason] ?? String(r.reason)],
+    ),
+  );
+  return { fileName: `batch-${id}-rejected.csv`, stream };
+}

@@ -1,0 +1,228 @@
+// Reading the numbers of a batch file (mode 3), streaming: the upload checks a file with it while storing
+// it, the file pre-submit check and the ingest job read numbers with it. One reader, so what the upload
+// accepted is exactly what the ingest reads.
+//
+// Accepted: text files (CSV, TXT) in UTF-8 (a BOM is skipped) or UTF-16 with a BOM (Excel's "Unicode text"),
+// and XLSX workbooks (their first worksheet, read by xlsx.ts; the same column rules apply to its rows).
+//   - one number per line, or
+//   - cells separated by tab, comma or semicolon (the first line decides), with the numbers in the column
+//     named phone / mobile / number (or msisdn, tel, 手机号, 号码...) of the first line, or in the first column
+//     when the first line holds no header (its first cell contains a digit);
+//   - cells may be quoted ("..." with "" for a quote); a quoted cell does not span lines;
+//   - blank lines and rows whose number cell is empty are skipped.
+// Refused (400 unless said): an empty file, a binary file (control characters), XLS, a first line that looks
+// like a header without a number column, a line over 4,096 characters, no number at all, more than
+// BATCH_FILE_MAX_NUMBERS numbers (413), an XLSX file that is damaged or encrypted.
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { TextDecoder } from "node:util";
+import { BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
+import { AppError, badRequest } from "../../lib/errors";
+import { readXlsxRows } from "./xlsx";
+
+export const MAX_LINE_CHARS = 4096;
+
+/** Header names of the number column, compared without case, spaces, dashes and underscores. */
+const NUMBER_COLUMNS = new Set([
+  "phone",
+  "mobile",
+  "number",
+  "phonenumber",
+  "mobilenumber",
+  "msisdn",
+  "tel",
+  "telephone",
+  "手机",
+  "手机号",
+  "手机号码",
+  "电话",
+  "电话号码",
+  "号码",
+]);
+
+/** Control characters other than tab, line feed, form feed and carriage return: the mark of a binary file. */
+function hasBinaryChar(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0c && c !== 0x0d) || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Splits one line into cells; quotes are honoured, a quote inside a quoted cell is written twice. */
+export function splitCells(line: string, delimiter: string | null): string[] {
+  if (delimiter === null) return [unquote(line.trim())];
+  if (!line.includes('"')) return line.split(delimiter).map((c) => c.trim());
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === delimiter) {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += ch;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+function unquote(cell: string): string {
+  return cell.length >= 2 && cell.startsWith('"') && cell.endsWith('"')
+    ? cell.slice(1, -1).replaceAll('""', '"')
+    : cell;
+}
+
+function detectDelimiter(line: string): string | null {
+  if (line.includes("\t")) return "\t";
+  if (line.includes(",")) return ",";
+  if (line.includes(";")) return ";";
+  return null;
+}
+
+const headerName = (cell: string) => cell.toLowerCase().replace(/[\s_-]/g, "");
+
+/**
+ * Turns rows of cells into numbers: the first row decides between a header (with a number column) and data
+ * (numbers in the first column). Shared by the text reader and the XLSX reader.
+ */
+export class NumberRows {
+  count = 0;
+  private column: number | null = null;
+
+  constructor(
+    private readonly onNumber: (raw: string) => void,
+    private readonly maxNumbers = BATCH_FILE_MAX_NUMBERS,
+  ) {}
+
+  row(cells: readonly string[]): void {
+    if (this.column === null) {
+      if (cells.every((c) => c === "")) return;
+      const named = cells.findIndex((c) => NUMBER_COLUMNS.has(headerName(c)));
+      if (named >= 0) {
+        this.column = named;
+        return;
+      }
+      if (!/\d/.test(cells[0] ?? "")) throw badRequest("batch.file_no_number_column");
+      this.column = 0;
+    }
+    const raw = cells[this.column];
+    if (!raw) return;
+    this.count += 1;
+    if (this.count > this.maxNumbers) throw new AppError(413, "batch.file_too_many_numbers", { max: this.maxNumbers });
+    this.onNumber(raw);
+  }
+
+  end(): void {
+    if (this.count === 0) throw badRequest("batch.file_no_numbers");
+  }
+}
+
+type Encoding = "utf-8" | "utf-16le" | "utf-16be";
+
+/** Reads a text file chunk by chunk into rows of cells. */
+export class TextNumberReader {
+  private decoder: TextDecoder | null = null;
+  private rest = "";
+  private lineNo = 0;
+  private delimiter: string | null | undefined;
+  private bytes = 0;
+
+  constructor(private readonly rows: NumberRows) {}
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    if (!this.decoder) this.decoder = new TextDecoder(this.encodingOf(chunk), { fatal: false });
+    this.bytes += chunk.length;
+    this.lines(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  end(): void {
+    if (this.bytes === 0) throw badRequest("batch.file_empty");
+    this.lines(this.decoder!.decode());
+    if (this.rest !== "") this.line(this.rest);
+    this.rest = "";
+    this.rows.end();
+  }
+
+  private encodingOf(first: Uint8Array): Encoding {
+    if (first[0] === 0xff && first[1] === 0xfe) return "utf-16le";
+    if (first[0] === 0xfe && first[1] === 0xff) return "utf-16be";
+    return "utf-8";
+  }
+
+  private lines(text: string): void {
+    // Checked on the whole chunk before any line is used, so a binary file never reads as a bad header.
+    if (hasBinaryChar(text)) throw badRequest("batch.file_binary");
+    let start = 0;
+    const all = this.rest + text;
+    for (;;) {
+      const nl = all.indexOf("\n", start);
+      if (nl === -1) break;
+      this.line(all.slice(start, nl));
+      start = nl + 1;
+    }
+    this.rest = all.slice(start);
+    if (this.rest.length > MAX_LINE_CHARS) throw badRequest("batch.file_line_too_long", { line: this.lineNo + 1 });
+  }
+
+  private line(raw: string): void {
+    this.lineNo += 1;
+    // The decoder keeps the BOM as U+FEFF at the very start.
+    const text = (this.lineNo === 1 ? raw.replace(/^\uFEFF/, "") : raw).replace(/\r$/, "");
+    if (text.length > MAX_LINE_CHARS) throw badRequest("batch.file_line_too_long", { line: this.lineNo });
+    if (text.trim() === "") return;
+    if (this.delimiter === undefined) this.delimiter = detectDelimiter(text);
+    this.rows.row(splitCells(text, this.delimiter));
+  }
+}
+
+export type FileKind = "text" | "xlsx";
+
+/** What a file is from its first bytes: a zip (XLSX), an OLE2 compound file (XLS, refused), or text. */
+export function fileKind(first: Uint8Array): FileKind {
+  if (first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04) return "xlsx";
+  if (first[0] === 0xd0 && first[1] === 0xcf && first[2] === 0x11 && first[3] === 0xe0)
+    throw badRequest("batch.file_xls");
+  return "text";
+}
+
+/**
+ * Reads the numbers of a stored batch file, calling onNumber for each raw number in file order; returns how
+ * many there were. Throws the refusals listed at the top of this file.
+ */
+export async function readNumberFile(
+  absPath: string,
+  onNumber: (raw: string) => void,
+  maxNumbers = BATCH_FILE_MAX_NUMBERS,
+): Promise<number> {
+  const rows = new NumberRows(onNumber, maxNumbers);
+  const head = await firstBytes(absPath, 4);
+  if (head.length > 0 && fileKind(head) === "xlsx") {
+    await readXlsxRows(absPath, (cells) => rows.row(cells));
+    rows.end();
+    return rows.count;
+  }
+  const reader = new TextNumberReader(rows);
+  for await (const chunk of createReadStream(absPath, { highWaterMark: 256 * 1024 })) reader.push(chunk as Buffer);
+  reader.end();
+  return rows.count;
+}
+
+async function firstBytes(absPath: string, n: number): Promise<Uint8Array> {
+  const fh = await open(absPath, "r");
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,373 @@
+// Submitting a batch: mode 1 (one number, the answer waits for the provider's outcome), mode 2 (up to 10,000
+// numbers, per-number validity in the answer) and mode 3 (a file: stored and checked, the batch row created in
+// status 11 while a worker reads the numbers). Everything is checked before anything is written; the batch,
+// its recipients and its charge are written together by materializeBatch. Decisions: docs/batches.md.
+import {
+  type BatchFileFields,
+  type BatchFileSubmitResult,
+  type BatchRow,
+  type BatchSource,
+  BatchStatus,
+  type BatchSubmitBody,
+  type BatchSubmitResult,
+  batchFileFields,
+  formatMoney,
+  type NumberOutcome,
+  SendResult,
+  SubmitMode,
+} from "@switchboard/contracts";
+import { type Db, Prisma } from "@switchboard/db";
+import { AppError, parseInput } from "../../lib/errors";
+import { storedPath } from "../../plugins/uploads";
+import type { BatchDeps } from "./batch-deps";
+import { batchRowSelect, toBatchRow } from "./batch-row";
+import { type BatchUpload, discardUpload } from "./batch-upload";
+import {
+  assertContentFits,
+  assertMaySubmit,
+  checkSchedule,
+  loadSubmitContext,
+  numberReading,
+  resolveProduct,
+  type SubmitContext,
+  senderIdOf,
+  unitsPerNumber,
+} from "./context";
+import { withIdempotencyKey } from "./idempotency";
+import { type BatchSpec, materializeBatch } from "./materialize";
+import { readNumberFile } from "./number-file";
+import { decodeOutcome, NumberSorter } from "./number-sorter";
+import type { BatchQuote } from "./quote";
+
+export interface SubmitOptions {
+  source: BatchSource;
+  /** Developer API Idempotency-Key: the same key returns the batch it created, never a second one. */
+  idempotencyKey?: string | null;
+}
+
+/** What a submission answers, and whether it is a replay of an earlier request with the same key. */
+export interface Submitted<T> {
+  result: T;
+  replayed: boolean;
+}
+
+// ---------------------------------------------------------------- shared pieces
+
+export async function productNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  const rows = await db.product.findMany({
+    where: { id: { in: [...new Set(ids)] } },
+    select: { id: true, name: true },
+  });
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** One batch as the answers show it. */
+export async function batchRowById(db: Db, batchId: bigint): Promise<BatchRow> {
+  const b = await db.messageBatch.findUniqueOrThrow({ where: { id: batchId }, select: batchRowSelect });
+  return toBatchRow(b, await productNames(db, [b.productId]));
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+}
+
+async function batchByKey(db: Db, userId: number, key: string | null | undefined): Promise<bigint | null> {
+  if (!key) return null;
+  const row = await db.messageBatch.findUnique({
+    where: { userId_idempotencyKey: { userId, idempotencyKey: key } },
+    select: { id: true },
+  });
+  return row?.id ?? null;
+}
+
+/**
+ * The batch's first job after its transaction committed. A failure to enqueue must not turn a committed,
+ * charged batch into an error answer (the client would submit and pay again): it is logged, and the workers'
+ * scheduler picks up batches left in status 20.
+ */
+async function enqueueDispatch(deps: BatchDeps, batchId: bigint, scheduledAt: Date | null): Promise<void> {
+  try {
+    await deps.jobs.dispatch(batchId, scheduledAt);
+  } catch (err) {
+    deps.log.error({ err, batchId: batchId.toString() }, "could not enqueue dispatch-batch; the scheduler will");
+  }
+}
+
+/** The checks every mode makes before reading numbers: account, product, content, schedule. */
+async function prepare(
+  deps: BatchDeps,
+  userId: number,
+  input: {
+    productId?: number | undefined;
+    productCode?: number | undefined;
+    taskType: number;
+    content: BatchSpec["content"];
+    scheduledAt?: string | undefined;
+  },
+  mode: { submitMode: number; source: BatchSource; idempotencyKey: string | null },
+  now: Date,
+): Promise<{ ctx: SubmitContext; spec: BatchSpec }> {
+  const ctx = await loadSubmitContext(deps.prisma, userId);
+  assertMaySubmit(ctx.customer, now);
+  const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
+  assertContentFits(product, input.content);
+  const scheduledAt = checkSchedule(input.scheduledAt, now);
+  return {
+    ctx,
+    spec: {
+      productId: product.id,
+      productCode: product.code,
+      taskType: input.taskType,
+      submitMode: mode.submitMode,
+      source: mode.source,
+      content: input.content,
+      units: unitsPerNumber(input.taskType, input.content),
+      scheduledAt,
+      idempotencyKey: mode.idempotencyKey,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- modes 1 and 2
+
+function numberOutcomes(inputs: readonly string[], sorted: NumberSorter, quote: BatchQuote): NumberOutcome[] {
+  return inputs.map((input, i) => {
+    const o = decodeOutcome(sorted.outcomes![i]!);
+    if (o.kind === "invalid") return { input, result: "invalid", e164: null, countryCode: null };
+    const e164 = sorted.phones[o.index]!;
+    const countryCode = sorted.countries[o.index]!;
+    if (o.kind === "duplicate") return { input, result: "duplicate", e164, countryCode };
+    const served = quote.countries.get(countryCode)?.served ?? false;
+    return { input, result: served ? "accepted" : "country_not_served", e164, countryCode };
+  });
+}
+
+/** Mode 1 refuses an unusable number outright (there is nothing else in the batch). */
+function assertSingleUsable(sorted: NumberSorter): void {
+  if (sorted.phones.length === 0) throw new AppError(400, "batch.number_invalid");
+}
+
+function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
+  if (!(err instanceof AppError) || err.key !== "batch.no_valid_numbers") return err;
+  return new AppError(400, "batch.number_not_served", {
+    country: sorted.countries[0] ?? "",
+    reason: String(err.params.reason ?? "price.country_not_served"),
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SINGLE_POLL_MS = 200;
+
+/** Mode 1: polls the one recipient until the provider answered (send result leaves 0) or the wait ends. */
+async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint) {
+  const deadline = Date.now() + deps.singleWaitMs;
+  for (;;) {
+    const r = await deps.prisma.recipient.findFirst({
+      where: { batchId },
+      select: {
+        phone: true,
+        countryCode: true,
+        price: true,
+        sendResult: true,
+        errorCode: true,
+        providerMessageId: true,
+      },
+    });
+    if (!r) throw new Error(`batch ${batchId} has no recipient`);
+    if (r.sendResult !== SendResult.NOT_SENT || Date.now() >= deadline) return r;
+    await sleep(Math.min(SINGLE_POLL_MS, Math.max(0, deadline - Date.now())));
+  }
+}
+
+async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, scheduledAt: Date | null) {
+  if (status === BatchStatus.UNDER_REVIEW) return { outcome: "under_review" as const, recipient: null };
+  const waited = scheduledAt === null;
+  const r = waited
+    ? await awaitSingleOutcome(deps, batchId)
+    : await deps.prisma.recipient.findFirstOrThrow({
+        where: { batchId },
+        select: {
+          phone: true,
+          countryCode: true,
+          price: true,
+          sendResult: true,
+          errorCode: true,
+          providerMessageId: true,
+        },
+      });
+  const outcome = !waited
+    ? ("scheduled" as const)
+    : r.sendResult === SendResult.SUCCESS
+      ? ("accepted" as const)
+      : r.sendResult === SendResult.NOT_SENT
+        ? ("sending" as const)
+        : ("refused" as const);
+  return { outcome, recipient: { ...r, price: formatMoney(r.price) } };
+}
+
+/**
+ * Modes 1 and 2. Mode 1 enqueues the dispatch and waits (deps.singleWaitMs at most) for the provider's answer
+ * for its number; it answers "sending" honestly when none came in time, "under_review" or "scheduled" when the
+ * batch does not go out now.
+ */
+export function submitBatch(
+  deps: BatchDeps,
+  userId: number,
+  body: BatchSubmitBody,
+  opts: SubmitOptions,
+  now: Date,
+): Promise<Submitted<BatchSubmitResult>> {
+  const key = opts.idempotencyKey ?? null;
+  return withIdempotencyKey(deps, { userId, key, request: body }, () => createBatch(deps, userId, body, opts, now));
+}
+
+async function createBatch(
+  deps: BatchDeps,
+  userId: number,
+  body: BatchSubmitBody,
+  opts: SubmitOptions,
+  now: Date,
+): Promise<Submitted<BatchSubmitResult>> {
+  const key = opts.idempotencyKey ?? null;
+  const replay = async (batchId: bigint): Promise<Submitted<BatchSubmitResult>> => ({
+    result: { batch: await batchRowById(deps.prisma, batchId), numbers: [], outcome: null, recipient: null },
+    replayed: true,
+  });
+  const earlier = await batchByKey(deps.prisma, userId, key);
+  if (earlier !== null) return replay(earlier);
+
+  const { ctx, spec } = await prepare(
+    deps,
+    userId,
+    body,
+    { submitMode: body.submitMode, source: opts.source, idempotencyKey: key },
+    now,
+  );
+  const inputs = body.submitMode === SubmitMode.SINGLE ? [body.number] : body.numbers;
+  const sorted = new NumberSorter(numberReading(ctx), true);
+  for (const n of inputs) sorted.add(n);
+  if (body.submitMode === SubmitMode.SINGLE) assertSingleUsable(sorted);
+
+  let made: Awaited<ReturnType<typeof materializeBatch>>;
+  try {
+    made = await materializeBatch(deps.prisma, { ...ctx, target: { kind: "create", spec }, sorted });
+  } catch (err) {
+    // A parallel request with the same key committed first: answer with its batch.
+    if (key && isUniqueViolation(err)) {
+      const winner = await batchByKey(deps.prisma, userId, key);
+      if (winner !== null) return replay(winner);
+    }
+    throw body.submitMode === SubmitMode.SINGLE ? singleNotServed(err, sorted) : err;
+  }
+  if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made.batchId, spec.scheduledAt);
+
+  const numbers = numberOutcomes(inputs, sorted, made.quote);
+  const single =
+    body.submitMode === SubmitMode.SINGLE
+      ? await singleAnswer(deps, made.batchId, made.status, spec.scheduledAt)
+      : { outcome: null, recipient: null };
+  return {
+    result: { batch: await batchRowById(deps.prisma, made.batchId), numbers, ...single },
+    replayed: false,
+  };
+}
+
+// ---------------------------------------------------------------- mode 3
+
+/**
+ * Mode 3: checks the account first (before the upload is read), then the stored file's content and the form
+ * fields, and creates the batch in status 11 with its file pending; the ingest job reads the numbers, charges
+ * and decides review. The batch id returns at once; GET /batch/detail shows ingestedCount of totalCount.
+ * `receive` reads the multipart request (and stores the file) only after the account checks passed.
+ */
+export async function submitFileBatch(
+  deps: BatchDeps,
+  userId: number,
+  receive: (tenantId: number) => Promise<BatchUpload>,
+  opts: SubmitOptions,
+  now: Date,
+): Promise<Submitted<BatchFileSubmitResult>> {
+  const first = await loadSubmitContext(deps.prisma, userId);
+  assertMaySubmit(first.customer, now);
+  const upload = await receive(first.customer.tenantId);
+  try {
+    const fields = parseInput(batchFileFields, upload.fields);
+    const request = { fields, file: upload.sha256 };
+    return await withIdempotencyKey(deps, { userId, key: opts.idempotencyKey, request }, () =>
+      createFileBatch(deps, userId, fields, upload, opts, now),
+    );
+  } catch (err) {
+    await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+    throw err;
+  }
+}
+
+async function createFileBatch(
+  deps: BatchDeps,
+  userId: number,
+  fields: BatchFileFields,
+  upload: BatchUpload,
+  opts: SubmitOptions,
+  now: Date,
+): Promise<Submitted<BatchFileSubmitResult>> {
+  const key = opts.idempotencyKey ?? null;
+  const earlier = await batchByKey(deps.prisma, userId, key);
+  if (earlier !== null) {
+    await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+    return { result: { batch: await batchRowById(deps.prisma, earlier) }, replayed: true };
+  }
+  const { ctx, spec } = await prepare(
+    deps,
+    userId,
+    fields,
+    { submitMode: SubmitMode.FILE, source: opts.source, idempotencyKey: key },
+    now,
+  );
+  // The whole file is read once here to refuse a bad one before the batch exists (empty, binary, no number
+  // column, too many numbers); normalising, pricing and charging are the ingest job's.
+  const totalCount = await readNumberFile(storedPath(deps.uploadDir, upload.relPath), () => {});
+
+  let batchId: bigint;
+  try {
+    const created = await deps.prisma.messageBatch.create({
+      data: {
+        tenantId: ctx.customer.tenantId,
+        userId: ctx.customer.id,
+        agentId: ctx.customer.agentId,
+        productId: spec.productId,
+        productCode: spec.productCode,
+        taskType: spec.taskType,
+        submitMode: SubmitMode.FILE,
+        source: spec.source,
+        status: BatchStatus.UNDER_REVIEW,
+        content: spec.content as Prisma.InputJsonValue,
+        senderId: senderIdOf(spec.content),
+        segments: spec.units,
+        scheduledAt: spec.scheduledAt,
+        filePath: upload.relPath,
+        fileName: upload.fileName,
+        totalCount,
+        idempotencyKey: key,
+      },
+      select: { id: true },
+    });
+    batchId = created.id;
+  } catch (err) {
+    if (key && isUniqueViolation(err)) {
+      const winner = await batchByKey(deps.prisma, userId, key);
+      if (winner !== null) {
+        await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+        return { result: { batch: await batchRowById(deps.prisma, winner) }, replayed: true };
+      }
+    }
+    throw err;
+  }
+  try {
+    await deps.jobs.ingest(batchId);
+  } catch (err) {
+    // Without its job the batch would wait forever: take it back (nothing was charged) and fail the request.
+    await deps.prisma.messageBatch.delete({ where: { id: batchId } });
+    throw err;
+  }
+  return { result: { batch: await batchRowById(deps.prisma, batchId) }, replayed: false };
+}

@@ -1,0 +1,167 @@
+// Review, cancel and terminate: every one a conditional update on the status it leaves (checked against the
+// status machine), so a second or parallel action finds the status changed and is refused with 409, never
+// applied twice. Rejected (13) and cancelled (29) batches are refunded whole in the same transaction.
+import {
+  BalanceLogType,
+  type BatchRow,
+  BatchStatus,
+  CANCELLABLE_BATCH_STATUSES,
+  canTransition,
+  type ReviewPassBody,
+  type ReviewRejectBody,
+  type TerminateBody,
+} from "@switchboard/contracts";
+import type { Prisma } from "@switchboard/db";
+import { conflict } from "../../lib/errors";
+import { findVisibleBatch } from "../../lib/scope";
+import type { Principal } from "../../plugins/auth";
+import { applyBalanceChange, LEDGER_TX_OPTIONS } from "../finance/ledger";
+import type { BatchDeps } from "./batch-deps";
+import { isIngesting } from "./batch-row";
+import { discardUpload } from "./batch-upload";
+import { checkSchedule } from "./context";
+import { batchRowById } from "./submit.service";
+
+const illegal = (from: number) => conflict("batch.illegal_transition", { from });
+
+/**
+ * Moves a batch from one of `from` to `to` with `data`, or throws 409 naming the status it is in now.
+ * `extra` narrows the condition further (e.g. "its file was read").
+ */
+async function transition(
+  tx: Prisma.TransactionClient,
+  id: bigint,
+  from: readonly BatchStatus[],
+  to: BatchStatus,
+  data: Prisma.MessageBatchUpdateManyMutationInput,
+  extra: Prisma.MessageBatchWhereInput = {},
+) {
+  for (const f of from) if (!canTransition(f, to)) throw new Error(`status machine: ${f} -> ${to} is not legal`);
+  const rows = await tx.messageBatch.updateManyAndReturn({
+    where: { id, status: { in: [...from] }, ...extra },
+    data: { ...data, status: to },
+    select: { tenantId: true, userId: true, cost: true, refunded: true },
+  });
+  const row = rows[0];
+  if (row) return row;
+  const now = await tx.messageBatch.findUnique({ where: { id }, select: { status: true } });
+  throw illegal(now?.status ?? to);
+}
+
+/** Gives back what is left of the batch's charge (cost - refunded) as one refund row. */
+async function refundWhole(
+  tx: Prisma.TransactionClient,
+  id: bigint,
+  row: { tenantId: number; userId: number; cost: bigint; refunded: bigint },
+  operatorId: number,
+) {
+  const amount = row.cost - row.refunded;
+  if (amount <= 0n) return;
+  await applyBalanceChange(tx, {
+    tenantId: row.tenantId,
+    userId: row.userId,
+    type: BalanceLogType.REFUND,
+    amount,
+    operatorId,
+    batchId: id,
+  });
+  await tx.messageBatch.update({ where: { id }, data: { refunded: row.cost } });
+}
+
+async function dropPendingFile(deps: BatchDeps, filePath: string | null): Promise<void> {
+  if (filePath) await discardUpload(deps.uploadDir, filePath, deps.log);
+}
+
+async function enqueueDispatch(deps: BatchDeps, id: bigint, scheduledAt: Date | null) {
+  try {
+    await deps.jobs.dispatch(id, scheduledAt);
+  } catch (err) {
+    deps.log.error({ err, batchId: id.toString() }, "could not enqueue dispatch-batch; the scheduler will");
+  }
+}
+
+/**
+ * Admin (its tenant) or owning agent passes a batch under review: 11 -> 12 -> 20, optionally (re)scheduled;
+ * dispatch is enqueued, delayed until the schedule. A batch whose file is still being read cannot be passed.
+ */
+export async function passReview(deps: BatchDeps, p: Principal, body: ReviewPassBody, now: Date): Promise<BatchRow> {
+  const id = BigInt(body.id);
+  const batch = await findVisibleBatch(deps.prisma, p, id, { submitMode: true, filePath: true, scheduledAt: true });
+  if (isIngesting(batch)) throw conflict("batch.ingesting");
+  const rescheduled = body.scheduledAt ? checkSchedule(body.scheduledAt, now) : undefined;
+  const scheduledAt = rescheduled === undefined ? batch.scheduledAt : rescheduled;
+  await deps.prisma.$transaction(async (tx) => {
+    await transition(
+      tx,
+      id,
+      [BatchStatus.UNDER_REVIEW],
+      BatchStatus.REVIEW_PASSED,
+      { reviewerId: p.userId, reviewedAt: now },
+      { filePath: null },
+    );
+    await transition(tx, id, [BatchStatus.REVIEW_PASSED], BatchStatus.PENDING_SEND, { scheduledAt });
+  }, LEDGER_TX_OPTIONS);
+  await enqueueDispatch(deps, id, scheduledAt);
+  return batchRowById(deps.prisma, id);
+}
+
+/** Admin or owning agent rejects a batch under review with a reason: 11 -> 13, refunded whole. */
+export async function rejectReview(
+  deps: BatchDeps,
+  p: Principal,
+  body: ReviewRejectBody,
+  now: Date,
+): Promise<BatchRow> {
+  const id = BigInt(body.id);
+  const batch = await findVisibleBatch(deps.prisma, p, id, { filePath: true });
+  await deps.prisma.$transaction(async (tx) => {
+    const row = await transition(tx, id, [BatchStatus.UNDER_REVIEW], BatchStatus.REVIEW_REJECTED, {
+      reviewerId: p.userId,
+      reviewedAt: now,
+      reason: body.reason,
+      filePath: null,
+      finishedAt: now,
+    });
+    await refundWhole(tx, id, row, p.userId);
+  }, LEDGER_TX_OPTIONS);
+  await dropPendingFile(deps, batch.filePath);
+  return batchRowById(deps.prisma, id);
+}
+
+/** The customer cancels its own batch before it is sent: 11, 12 or 20 -> 29, refunded whole. */
+export async function cancelBatch(deps: BatchDeps, p: Principal, batchId: string, now: Date): Promise<BatchRow> {
+  const id = BigInt(batchId);
+  const batch = await findVisibleBatch(deps.prisma, p, id, { filePath: true });
+  await deps.prisma.$transaction(async (tx) => {
+    const row = await transition(tx, id, CANCELLABLE_BATCH_STATUSES, BatchStatus.SEND_CANCELLED, {
+      filePath: null,
+      finishedAt: now,
+    });
+    await refundWhole(tx, id, row, p.userId);
+  }, LEDGER_TX_OPTIONS);
+  await dropPendingFile(deps, batch.filePath);
+  return batchRowById(deps.prisma, id);
+}
+
+/**
+ * Admin or owning agent stops a sending batch: 21 -> 23. The finish job (workers) closes its unsent recipients
+ * (send result 3), refunds them and records the end.
+ */
+export async function terminateBatch(deps: BatchDeps, p: Principal, body: TerminateBody): Promise<BatchRow> {
+  const id = BigInt(body.id);
+  await findVisibleBatch(deps.prisma, p, id, { id: true });
+  await deps.prisma.$transaction(
+    (tx) =>
+      transition(tx, id, [BatchStatus.SENDING], BatchStatus.SEND_TERMINATED, {
+        ...(body.reason ? { reason: body.reason } : {}),
+      }),
+    LEDGER_TX_OPTIONS,
+  );
+  try {
+    await deps.jobs.finish(id);
+  } catch (err) {
+    // The stop is committed and the sending chunks see it; only the settling waits for a later finish job.
+    deps.log.error({ err, batchId: id.toString() }, "could not enqueue finish-batch after a terminate");
+  }
+  return batchRowById(deps.prisma, id);
+}

@@ -1,0 +1,278 @@
+// Mode 3: file batches. Bad files get clear errors and write nothing; a good file creates the batch in status
+// 11 (ingesting) at once, and the ingest handler (the workers' ingest-batch job, called directly here) reads
+// it: numbers normalised, invalid and duplicates rejected and not charged, the cost taken exactly once.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { BalanceLogType, BatchStatus } from "@switchboard/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestBatch } from "../src/modules/batches";
+import { multipart } from "./accounts";
+import { type Account, BatchFixtures, type BatchWorld, get, post, smsContent } from "./batch-fixtures";
+import { createTestApp, type TestContext } from "./helpers";
+
+interface FileBatch {
+  batch: {
+    id: string;
+    status: number;
+    ingesting: boolean;
+    totalCount: number;
+    ingestedCount: number;
+    progress: number;
+  };
+}
+
+let t: TestContext;
+let fx: BatchFixtures;
+let w: BatchWorld;
+const silent = { info: () => {}, warn: () => {} };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new BatchFixtures(t);
+  w = await fx.world();
+});
+
+afterAll(async () => {
+  await fx.expectLedgersReplay();
+  await fx.close();
+  await t.close();
+});
+
+function fields(extra: Record<string, string> = {}) {
+  return { productId: String(w.productId), taskType: "2", content: JSON.stringify(smsContent()), ...extra };
+}
+
+async function upload(c: Account, data: Buffer, name = "numbers.csv", extra: Record<string, string> = {}) {
+  const form = multipart(fields(extra), [{ name, data, field: "file" }]);
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/batch/submit/file",
+    headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType, lang: "en" },
+    payload: form.payload,
+  });
+  return { status: res.statusCode, body: res.json() as { code: number; message: string; data: FileBatch } };
+}
+
+function ingestDeps(dispatched: string[] = []) {
+  return {
+    prisma: t.prisma,
+    uploadDir: t.config.UPLOAD_DIR,
+    jobs: {
+      dispatch: async (id: bigint) => {
+        dispatched.push(id.toString());
+      },
+    },
+    log: silent,
+  };
+}
+
+/** Numbers that are all valid and distinct: US +1 201 555 xxxx. */
+function usNumbers(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `+1201555${String(i).padStart(4, "0")}`);
+}
+
+async function filesIn(tenantId: number): Promise<number> {
+  const { readdir } = await import("node:fs/promises");
+  const dir = path.resolve(t.config.UPLOAD_DIR, "batches", String(tenantId));
+  return existsSync(dir) ? (await readdir(dir)).length : 0;
+}
+
+describe("refusals write nothing", () => {
+  const cases: Array<[string, Buffer, number, RegExp, string?]> = [
+    ["empty", Buffer.alloc(0), 400, /file is empty/],
+    ["binary", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 400, /not a text/],
+    ["only blank lines", Buffer.from("\n\n  \n"), 400, /no numbers/],
+    ["wrong columns", Buffer.from("name,email\nAnn,ann@example.com\n"), 400, /no column named phone/],
+    ["XLS", Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 400, /XLS \(Excel 97-2003\)/],
+    ["a very long line", Buffer.from(`${"1".repeat(5000)}\n`), 400, /line 1 is too long/],
+  ];
+  for (const [name, data, status, message] of cases) {
+    it(`refuses ${name}`, async () => {
+      const c = await fx.customer(w, "10.00");
+      const res = await upload(c, data);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code: 1 });
+      expect(res.body.message).toMatch(message);
+      expect(await fx.batchCount(c.id)).toBe(0);
+      expect(await fx.balance(c.id)).toBe(100_000n);
+    });
+  }
+
+  it("refuses more than 1,000,000 numbers (413)", async () => {
+    const c = await fx.customer(w, "10.00");
+    const data = Buffer.from("1\n".repeat(1_000_001));
+    const res = await upload(c, data);
+    expect(res.status).toBe(413);
+    expect(res.body.message).toMatch(/at most 1000000 numbers/);
+    expect(await fx.batchCount(c.id)).toBe(0);
+  });
+
+  it("refuses a file over 50 MB (413)", async () => {
+    const c = await fx.customer(w, "10.00");
+    const res = await upload(c, Buffer.alloc(50 * 1024 * 1024 + 10, "1\n"));
+    expect(res.status).toBe(413);
+    expect(res.body.message).toMatch(/at most 50 MB/);
+    expect(await fx.batchCount(c.id)).toBe(0);
+  });
+
+  it("refuses bad content and a missing file; leaves no file behind", async () => {
+    const c = await fx.customer(w, "10.00");
+    const before = await filesIn(w.tenantId);
+    const bad = await upload(c, Buffer.from("+12025550123\n"), "n.txt", { content: "{not json" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/content must be JSON/);
+    const long = await upload(c, Buffer.from("+12025550123\n"), "n.txt", {
+      content: JSON.stringify(smsContent("x".repeat(1600))),
+    });
+    expect(long.status).toBe(400);
+    const form = multipart(fields(), []);
+    const none = await t.app.inject({
+      method: "POST",
+      url: "/batch/submit/file",
+      headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType, lang: "en" },
+      payload: form.payload,
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toMatch(/upload the number file in field file/);
+    expect(await fx.batchCount(c.id)).toBe(0);
+    expect(await filesIn(w.tenantId)).toBe(before);
+  });
+
+  it("refuses a customer that may not send before reading the file", async () => {
+    const c = await fx.customer(w, "10.00", { authStatus: 1 });
+    const res = await upload(c, Buffer.from("+12025550123\n"));
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/under review/);
+    expect(await fx.batchCount(c.id)).toBe(0);
+  });
+});
+
+describe("ingest", () => {
+  it("a 5,000-number CSV: batch at once in 11 (ingesting), then ingested, charged exactly, dispatched", async () => {
+    const c = await fx.customer(w, "100.00");
+    const numbers = usNumbers(5000);
+    const rows = ["name;phone", ...numbers.map((n, i) => `Person ${i};${n}`), "dup;+12015550000", "bad;12", "blank;"];
+    const res = await upload(c, Buffer.from(`\uFEFF${rows.join("\r\n")}\r\n`));
+    expect(res.status).toBe(200);
+    const created = res.body.data.batch;
+    expect(created).toMatchObject({
+      status: BatchStatus.UNDER_REVIEW,
+      ingesting: true,
+      totalCount: 5002,
+      ingestedCount: 0,
+      progress: 0,
+    });
+    expect(await fx.balance(c.id)).toBe(1_000_000n);
+    expect(await fx.job("ingest-batch", created.id)).toBeTruthy();
+    const stored = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(created.id) } });
+    const file = path.resolve(t.config.UPLOAD_DIR, stored.filePath!);
+    expect(existsSync(file)).toBe(true);
+
+    // An ingesting batch cannot be passed.
+    expect((await post(t, "/batch/review/pass", w.admin.token, { id: created.id })).status).toBe(409);
+
+    const dispatched: string[] = [];
+    expect(await ingestBatch(ingestDeps(dispatched), { batchId: created.id })).toBe("materialized");
+    expect(dispatched).toEqual([created.id]);
+    expect(existsSync(file)).toBe(false);
+
+    const batch = await fx.expectExactCharge(created.id);
+    expect(batch).toMatchObject({
+      status: BatchStatus.PENDING_SEND,
+      totalCount: 5002,
+      ingestedCount: 5002,
+      validCount: 5000,
+      invalidCount: 1,
+      duplicateCount: 1,
+      cost: 5000n * 80n,
+      filePath: null,
+    });
+    expect(await fx.balance(c.id)).toBe(1_000_000n - 400_000n);
+    const detail = await get<{ ingesting: boolean; progress: number }>(t, "/batch/detail", c.token, { id: created.id });
+    expect(detail.body.data).toMatchObject({ ingesting: false, progress: 0 });
+
+    // A second run (a retried job) changes nothing.
+    expect(await ingestBatch(ingestDeps(), { batchId: created.id })).toBe("not_pending");
+    expect(await t.prisma.recipient.count({ where: { batchId: BigInt(created.id) } })).toBe(5000);
+    expect(
+      await t.prisma.balanceLog.count({ where: { batchId: BigInt(created.id), type: BalanceLogType.CONSUME } }),
+    ).toBe(1);
+  });
+
+  it("a plain TXT file and a UTF-16 one (Excel's Unicode text)", async () => {
+    const c = await fx.customer(w, "10.00");
+    const txt = await upload(c, Buffer.from("+12025550123\n+447400123456\n"), "n.txt");
+    expect(await ingestBatch(ingestDeps(), { batchId: txt.body.data.batch.id })).toBe("materialized");
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("phone\tname\r\n+12025550123\tA\r\n", "utf16le"),
+    ]);
+    const u = await upload(c, utf16, "n.txt");
+    expect(u.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: u.body.data.batch.id })).toBe("materialized");
+    expect(
+      (await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(u.body.data.batch.id) } })).validCount,
+    ).toBe(1);
+  });
+
+  it("an XLSX workbook (first sheet, the Mobile column)", async () => {
+    const c = await fx.customer(w, "10.00");
+    const res = await upload(
+      c,
+      await readFile(path.join(import.meta.dirname, "fixtures", "numbers-xlsxwriter.xlsx")),
+      "n.xlsx",
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.batch.totalCount).toBe(5);
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("materialized");
+    const batch = await fx.expectExactCharge(res.body.data.batch.id);
+    expect(batch).toMatchObject({ validCount: 3, duplicateCount: 1, invalidCount: 1, cost: 350n + 80n + 400n });
+  });
+
+  it("a file whose balance is short when read ends in 13 with the reason, nothing charged", async () => {
+    const c = await fx.customer(w, "0.01");
+    const res = await upload(c, Buffer.from(usNumbers(3).join("\n")));
+    expect(res.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("refused");
+    const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(res.body.data.batch.id) } });
+    expect(batch).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n, filePath: null });
+    expect(batch.reason).toMatch(/余额不足|insufficient balance/);
+    expect(await t.prisma.recipient.count({ where: { batchId: batch.id } })).toBe(0);
+    expect(await fx.balance(c.id)).toBe(100n);
+  });
+
+  it("a batch cancelled while its file waits is not ingested, and its file is removed", async () => {
+    const c = await fx.customer(w, "10.00");
+    const res = await upload(c, Buffer.from(usNumbers(3).join("\n")));
+    const id = res.body.data.batch.id;
+    const stored = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(id) } });
+    const cancelled = await post<{ status: number; refunded: string }>(t, "/batch/cancel", c.token, { id });
+    expect(cancelled.body.data).toMatchObject({ status: BatchStatus.SEND_CANCELLED, refunded: "0.0000" });
+    expect(existsSync(path.resolve(t.config.UPLOAD_DIR, stored.filePath!))).toBe(false);
+    expect(await ingestBatch(ingestDeps(), { batchId: id })).toBe("not_pending");
+    expect(await t.prisma.recipient.count({ where: { batchId: BigInt(id) } })).toBe(0);
+    expect(await fx.balance(c.id)).toBe(100_000n);
+  });
+
+  it("review applies after ingest: the batch stays in 11, charged, and can then be passed", async () => {
+    const rw = await fx.world({ reviewMode: 1 });
+    const c = await fx.customer(rw, "10.00");
+    const form = multipart({ productId: String(rw.productId), taskType: "2", content: JSON.stringify(smsContent()) }, [
+      { name: "n.csv", data: Buffer.from("+12025550123\n"), field: "file" },
+    ]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/batch/submit/file",
+      headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType },
+      payload: form.payload,
+    });
+    const id = (res.json() as { data: FileBatch }).data.batch.id;
+    const dispatched: string[] = [];
+    expect(await ingestBatch(ingestDeps(dispatched), { batchId: id })).toBe("materialized");
+    expect(dispatched).toEqual([]);
+    const batch = await fx.expectExactCharge(id);
+    expect(batch.status).toBe(BatchStatus.UNDER_REVIEW);
+    const passed = await post<{ status: number }>(t, "/batch/review/pass", rw.admin.token, { id });
+    expect(passed.body.data.status).toBe(BatchStatus.PENDING_SEND);
+  });
+});

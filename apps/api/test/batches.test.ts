@@ -1,0 +1,508 @@
+// Batch submission (modes 1 and 2), review, cancel, terminate and billing: numbers normalised, invalid and
+// duplicates counted and never charged, the whole cost taken at creation as one consume row, refunds exact,
+// every refusal writes nothing, every illegal transition is a 409.
+import { AuthStatus, BalanceLogType, BatchStatus, ReviewMode, UserType } from "@switchboard/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Account, BatchFixtures, type BatchWorld, get, multiple, post, smsContent } from "./batch-fixtures";
+import { createTestApp, type TestContext } from "./helpers";
+
+interface SubmitData {
+  batch: {
+    id: string;
+    status: number;
+    totalCount: number;
+    validCount: number;
+    invalidCount: number;
+    duplicateCount: number;
+    notServedCount: number;
+    cost: string;
+    refunded: string;
+    segments: number;
+  };
+  numbers: Array<{ input: string; result: string; e164: string | null; countryCode: string | null }>;
+  outcome: string | null;
+}
+
+let t: TestContext;
+let fx: BatchFixtures;
+let w: BatchWorld;
+
+beforeAll(async () => {
+  t = await createTestApp({ BATCH_SINGLE_WAIT_MS: "600" });
+  fx = new BatchFixtures(t);
+  w = await fx.world();
+});
+
+afterAll(async () => {
+  await fx.expectLedgersReplay();
+  await fx.close();
+  await t.close();
+});
+
+async function submit(c: Account, body: unknown) {
+  return post<SubmitData>(t, "/batch/submit", c.token, body);
+}
+
+/** Expects a refusal that wrote nothing: no batch, no ledger row, the balance unchanged. */
+async function expectRefusedCleanly(c: Account, body: unknown, status: number): Promise<string> {
+  const before = {
+    balance: await fx.balance(c.id),
+    logs: (await fx.logs(c.id)).length,
+    batches: await fx.batchCount(c.id),
+  };
+  const res = await submit(c, body);
+  expect({ status: res.status, code: res.body.code, message: res.body.message }).toMatchObject({ status, code: 1 });
+  expect({
+    balance: await fx.balance(c.id),
+    logs: (await fx.logs(c.id)).length,
+    batches: await fx.batchCount(c.id),
+  }).toEqual(before);
+  return res.body.message;
+}
+
+describe("mode 2: many numbers", () => {
+  it("normalises numbers, counts invalid, duplicate and not served, charges only the valid ones, exactly", async () => {
+    const c = await fx.customer(w, "100.00");
+    const numbers = [
+      "+8613800138000",
+      "008613800138000", // duplicate of the first
+      "+86 138-0013-8001",
+      "+12025550123",
+      "+447400123456",
+      "12345", // invalid
+      "not a number", // invalid
+      "+33612345678", // FR: no price -> not served
+    ];
+    const res = await submit(c, multiple(w, numbers));
+    expect(res.status).toBe(200);
+    const { batch, numbers: outcomes } = res.body.data;
+    expect(batch).toMatchObject({
+      status: BatchStatus.PENDING_SEND,
+      totalCount: 8,
+      validCount: 4,
+      invalidCount: 2,
+      duplicateCount: 1,
+      notServedCount: 1,
+      segments: 1,
+    });
+    // CN 350 x 2 + US 80 + GB 400 = 1180 units = 0.1180
+    expect(batch.cost).toBe("0.1180");
+    expect(outcomes.map((o) => o.result)).toEqual([
+      "accepted",
+      "duplicate",
+      "accepted",
+      "accepted",
+      "accepted",
+      "invalid",
+      "invalid",
+      "country_not_served",
+    ]);
+    expect(outcomes[2]).toMatchObject({ e164: "+8613800138001", countryCode: "CN" });
+    await fx.expectExactCharge(batch.id);
+    expect(await fx.balance(c.id)).toBe(1_000_000n - 1180n);
+
+    const recipients = await t.prisma.recipient.findMany({
+      where: { batchId: BigInt(batch.id) },
+      orderBy: { id: "asc" },
+    });
+    expect(recipients.map((r) => [r.phone, r.countryCode, r.price, r.channelId])).toEqual([
+      ["+8613800138000", "CN", 350n, w.channelId],
+      ["+8613800138001", "CN", 350n, w.channelId],
+      ["+12025550123", "US", 80n, w.channelId],
+      ["+447400123456", "GB", 400n, w.channelId],
+    ]);
+    const rejected = await t.prisma.rejectedNumber.findMany({
+      where: { batchId: BigInt(batch.id) },
+      orderBy: { id: "asc" },
+    });
+    expect(rejected.map((r) => [r.raw, r.reason])).toEqual([
+      ["008613800138000", 2],
+      ["12345", 1],
+      ["not a number", 1],
+      ["+33612345678", 3],
+    ]);
+    // The dispatch job waits in the queue for the workers.
+    expect(await fx.job("dispatch-batch", batch.id)).toBeTruthy();
+  });
+
+  it("charges SMS per segment (a 2-part message costs twice)", async () => {
+    const c = await fx.customer(w, "10.00");
+    const res = await submit(c, multiple(w, ["+12025550123"], { content: smsContent("x".repeat(161)) }));
+    expect(res.body.data.batch).toMatchObject({ segments: 2, cost: "0.0160" });
+    await fx.expectExactCharge(res.body.data.batch.id);
+  });
+
+  it("reads national numbers of the domestic country when the customer's numbering is domestic", async () => {
+    const c = await fx.customer(w, "10.00");
+    await t.prisma.user.update({ where: { id: c.id }, data: { international: false } });
+    const res = await submit(c, multiple(w, ["13800138002", "+12025550123"]));
+    expect(res.body.data.numbers.map((n) => n.e164)).toEqual(["+8613800138002", "+12025550123"]);
+  });
+
+  it("refuses bad content, a paused product, a short balance and a missing authentication, writing nothing", async () => {
+    const c = await fx.customer(w, "0.01");
+    expect(
+      await expectRefusedCleanly(c, multiple(w, ["+12025550123"], { content: smsContent("x".repeat(1531)) }), 400),
+    ).toMatch(/content\.text/);
+    expect(
+      await expectRefusedCleanly(c, multiple(w, ["+12025550123"], { content: smsContent("你".repeat(680)) }), 400),
+    ).toMatch(/too long/);
+    expect(
+      await expectRefusedCleanly(
+        c,
+        multiple(w, ["+12025550123"], { content: { product: 2000, body: { type: "text", text: "hi" } } }),
+        400,
+      ),
+    ).toMatch(/content is for product 2000/);
+    expect(await expectRefusedCleanly(c, multiple(w, ["+12025550123"], { numbers: [] }), 400)).toMatch(/numbers/);
+    expect(await expectRefusedCleanly(c, multiple(w, ["nope", "12"]), 400)).toMatch(/no number can be sent: 2 invalid/);
+    expect(
+      await expectRefusedCleanly(c, multiple(w, ["+12025550123"], { scheduledAt: "2001-01-01T00:00:00Z" }), 400),
+    ).toMatch(/future/);
+    // 0.01 buys 1 US message (0.0080), not 2 (0.0160)
+    expect(await expectRefusedCleanly(c, multiple(w, ["+12025550123", "+12015550123"]), 402)).toMatch(
+      /insufficient balance/,
+    );
+
+    const unauthenticated = await fx.customer(w, "10.00", { authStatus: AuthStatus.NOT_AUTHENTICATED });
+    expect(await expectRefusedCleanly(unauthenticated, multiple(w, ["+12025550123"]), 403)).toMatch(
+      /identity authentication/,
+    );
+
+    await t.prisma.product.update({ where: { id: w.productId }, data: { status: 2 } });
+    try {
+      expect(await expectRefusedCleanly(c, multiple(w, ["+12025550123"]), 409)).toMatch(/paused/);
+    } finally {
+      await t.prisma.product.update({ where: { id: w.productId }, data: { status: 1 } });
+    }
+  });
+
+  it("is for customers only", async () => {
+    const res = await post(t, "/batch/submit", w.admin.token, multiple(w, ["+12025550123"]));
+    expect(res.status).toBe(403);
+  });
+
+  it("finds the product by code", async () => {
+    const c = await fx.customer(w, "1.00");
+    const body = { ...multiple(w, ["+12025550123"]), productId: undefined, productCode: 3000 };
+    const res = await submit(c, body);
+    expect(res.status).toBe(200);
+    expect(res.body.data.batch.validCount).toBe(1);
+  });
+});
+
+describe("review, cancel and terminate", () => {
+  let rw: BatchWorld;
+  beforeAll(async () => {
+    rw = await fx.world({ reviewMode: ReviewMode.ALL, sensitiveWords: ["Casino"] });
+  });
+
+  async function underReview(c: Account, numbers = ["+8613800138000", "+12025550123"]) {
+    const res = await submit(c, multiple(rw, numbers));
+    expect(res.body.data.batch.status).toBe(BatchStatus.UNDER_REVIEW);
+    expect(await fx.job("dispatch-batch", res.body.data.batch.id)).toBeFalsy();
+    return res.body.data.batch;
+  }
+
+  it("review mode 1 holds every batch; the owning agent passes it to 20 and dispatch is enqueued", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const batch = await underReview(c);
+    const other = await post(t, "/batch/review/pass", rw.otherAgent.token, { id: batch.id });
+    expect(other.status).toBe(404);
+    const passed = await post<{ status: number; reviewedAt: string }>(t, "/batch/review/pass", rw.agent.token, {
+      id: batch.id,
+    });
+    expect(passed.status).toBe(200);
+    expect(passed.body.data.status).toBe(BatchStatus.PENDING_SEND);
+    expect((await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batch.id) } })).reviewerId).toBe(
+      rw.agent.id,
+    );
+    expect(await fx.job("dispatch-batch", batch.id)).toBeTruthy();
+    const again = await post(t, "/batch/review/pass", rw.admin.token, { id: batch.id });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/status 20/);
+  });
+
+  it("passing with a schedule stores it and delays the dispatch", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const batch = await underReview(c);
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    const passed = await post<{ scheduledAt: string }>(t, "/batch/review/pass", rw.admin.token, {
+      id: batch.id,
+      scheduledAt: at,
+    });
+    expect(passed.body.data.scheduledAt).toBe(at);
+    const job = await fx.job("dispatch-batch", batch.id);
+    expect(job?.opts.delay).toBeGreaterThan(3500_000);
+  });
+
+  it("rejecting refunds the whole cost, once, and the ledger replays", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const batch = await underReview(c);
+    expect(await fx.balance(c.id)).toBe(100_000n - 430n);
+    const rejected = await post<{ status: number; refunded: string; reason: string }>(
+      t,
+      "/batch/review/reject",
+      rw.admin.token,
+      {
+        id: batch.id,
+        reason: "not allowed content",
+      },
+    );
+    expect(rejected.body.data).toMatchObject({
+      status: BatchStatus.REVIEW_REJECTED,
+      refunded: "0.0430",
+      reason: "not allowed content",
+    });
+    expect(await fx.balance(c.id)).toBe(100_000n);
+    const refunds = await t.prisma.balanceLog.findMany({
+      where: { batchId: BigInt(batch.id), type: BalanceLogType.REFUND },
+    });
+    expect(refunds.map((r) => r.amount)).toEqual([430n]);
+    const again = await post(t, "/batch/review/reject", rw.admin.token, { id: batch.id, reason: "again" });
+    expect(again.status).toBe(409);
+    expect(await fx.balance(c.id)).toBe(100_000n);
+  });
+
+  it("exempt customers skip review, unless the content hits a sensitive word (any case)", async () => {
+    const exempt = await fx.customer(rw, "10.00", { authRequirement: 1 });
+    const plain = await submit(exempt, multiple(rw, ["+12025550123"]));
+    expect(plain.body.data.batch.status).toBe(BatchStatus.PENDING_SEND);
+    const hit = await submit(
+      exempt,
+      multiple(rw, ["+12025550123"], { content: smsContent("Win at the CASINO tonight") }),
+    );
+    expect(hit.body.data.batch.status).toBe(BatchStatus.UNDER_REVIEW);
+  });
+
+  it("review mode 2 holds batches above the threshold only", async () => {
+    const tw = await fx.world({ reviewMode: ReviewMode.ABOVE_THRESHOLD, reviewThreshold: 2 });
+    const c = await fx.customer(tw, "10.00");
+    const two = await submit(c, multiple(tw, ["+12025550123", "+12015550123", "nope"]));
+    expect(two.body.data.batch.status).toBe(BatchStatus.PENDING_SEND);
+    const three = await submit(c, multiple(tw, ["+12025550123", "+12015550123", "+14155552671"]));
+    expect(three.body.data.batch.status).toBe(BatchStatus.UNDER_REVIEW);
+  });
+
+  it("the customer cancels from 11 and 20 with a full refund, not from 21; another customer gets 404", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const stranger = await fx.customer(rw, "1.00");
+    const inReview = await underReview(c);
+    expect((await post(t, "/batch/cancel", stranger.token, { id: inReview.id })).status).toBe(404);
+    const cancelled = await post<{ status: number; refunded: string }>(t, "/batch/cancel", c.token, {
+      id: inReview.id,
+    });
+    expect(cancelled.body.data).toMatchObject({ status: BatchStatus.SEND_CANCELLED, refunded: "0.0430" });
+
+    // A batch in 20: a customer of the world without review.
+    const direct = await fx.customer(w, "10.00");
+    const pending = { customer: direct, batch: (await submit(direct, multiple(w, ["+447400123456"]))).body.data.batch };
+    expect(pending.batch.status).toBe(BatchStatus.PENDING_SEND);
+    const cancelled20 = await post<{ status: number; refunded: string }>(t, "/batch/cancel", pending.customer.token, {
+      id: pending.batch.id,
+    });
+    expect(cancelled20.body.data).toMatchObject({ status: BatchStatus.SEND_CANCELLED, refunded: "0.0400" });
+    expect(await fx.balance(pending.customer.id)).toBe(100_000n);
+
+    const sending = await underReview(c);
+    await fx.setStatus(sending.id, BatchStatus.SENDING);
+    const refused = await post(t, "/batch/cancel", c.token, { id: sending.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/status 21/);
+  });
+
+  it("admin terminates a sending batch (21 -> 23) and finish-batch is enqueued; not a pending one", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const batch = await underReview(c);
+    const early = await post(t, "/batch/terminate", rw.admin.token, { id: batch.id });
+    expect(early.status).toBe(409);
+    await fx.setStatus(batch.id, BatchStatus.SENDING);
+    expect((await post(t, "/batch/terminate", c.token, { id: batch.id })).status).toBe(403);
+    const stopped = await post<{ status: number }>(t, "/batch/terminate", rw.admin.token, {
+      id: batch.id,
+      reason: "complaint",
+    });
+    expect(stopped.body.data.status).toBe(BatchStatus.SEND_TERMINATED);
+    expect(await fx.job("finish-batch", batch.id)).toBeTruthy();
+  });
+
+  it("parallel cancels refund once", async () => {
+    const c = await fx.customer(rw, "10.00");
+    const batch = await underReview(c);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => post(t, "/batch/cancel", c.token, { id: batch.id })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await fx.balance(c.id)).toBe(100_000n);
+  });
+});
+
+describe("mode 1: one number", () => {
+  it("answers the provider's outcome once the recipient's send result leaves 0", async () => {
+    const c = await fx.customer(w, "1.00");
+    // Stands in for the dispatch worker: accepts the one recipient shortly after the batch exists.
+    const provider = (async () => {
+      for (let i = 0; i < 100; i++) {
+        const batch = await t.prisma.messageBatch.findFirst({ where: { userId: c.id }, select: { id: true } });
+        if (batch) {
+          await t.prisma.recipient.updateMany({
+            where: { batchId: batch.id },
+            data: { sendResult: 1, providerMessageId: "abc123" },
+          });
+          return;
+        }
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    })();
+    const res = await post<SubmitData & { recipient: { sendResult: number; providerMessageId: string } }>(
+      t,
+      "/batch/submit",
+      c.token,
+      { productId: w.productId, taskType: 2, submitMode: 1, number: "+1 415 555 2671", content: smsContent() },
+    );
+    await provider;
+    expect(res.status).toBe(200);
+    expect(res.body.data.outcome).toBe("accepted");
+    expect(res.body.data.recipient).toMatchObject({ sendResult: 1, providerMessageId: "abc123", price: "0.0080" });
+  });
+
+  it("says 'sending' when no answer came within the wait", async () => {
+    const c = await fx.customer(w, "1.00");
+    const res = await post<SubmitData>(t, "/batch/submit", c.token, {
+      productId: w.productId,
+      taskType: 2,
+      submitMode: 1,
+      number: "+12015550123",
+      content: smsContent(),
+    });
+    expect(res.body.data.outcome).toBe("sending");
+    await fx.expectExactCharge(res.body.data.batch.id);
+  });
+
+  it("refuses an invalid number and a country not served, writing nothing", async () => {
+    const c = await fx.customer(w, "1.00");
+    const body = { productId: w.productId, taskType: 2, submitMode: 1, content: smsContent() };
+    expect(await expectRefusedCleanly(c, { ...body, number: "12345" }, 400)).toMatch(/not valid/);
+    expect(await expectRefusedCleanly(c, { ...body, number: "+33612345678" }, 400)).toMatch(
+      /\(FR\) cannot be sent to: no price is set for this country/,
+    );
+  });
+});
+
+describe("who sees which batch", () => {
+  it("lists and details are scoped; another tenant's batch answers 404", async () => {
+    const c = await fx.customer(w, "1.00");
+    const made = await submit(c, multiple(w, ["+12025550123"]));
+    const id = made.body.data.batch.id;
+    const ow = await fx.world();
+    const foreignAdmin = ow.admin;
+    expect((await get(t, "/batch/detail", foreignAdmin.token, { id })).status).toBe(404);
+    expect((await get(t, "/batch/detail", w.otherAgent.token, { id })).status).toBe(404);
+    expect((await get(t, "/batch/detail", w.agent.token, { id })).status).toBe(200);
+    expect((await get(t, "/batch/detail", w.admin.token, { id })).status).toBe(200);
+    const mine = await get<{ list: Array<{ id: string }>; total: number }>(t, "/batch/list", c.token, {});
+    expect(mine.body.data.list.map((b) => b.id)).toEqual([id]);
+    const byAgent = await get<{ list: Array<{ id: string }> }>(t, "/batch/list", w.agent.token, {
+      userId: String(c.id),
+    });
+    expect(byAgent.body.data.list.map((b) => b.id)).toEqual([id]);
+    const foreignList = await get<{ total: number }>(t, "/batch/list", foreignAdmin.token, { userId: String(c.id) });
+    expect(foreignList.body.data.total).toBe(0);
+    const byKeyword = await get<{ total: number }>(t, "/batch/list", w.admin.token, { keyword: id });
+    expect(byKeyword.body.data.total).toBe(1);
+    const byGroup = await get<{ list: Array<{ id: string; progress: number }> }>(t, "/batch/list", c.token, {
+      filterType: "20",
+      productCode: "3000",
+    });
+    expect(byGroup.body.data.list.map((b) => b.id)).toEqual([id]);
+    expect((await get<{ total: number }>(t, "/batch/list", c.token, { filterType: "1" })).body.data.total).toBe(0);
+    expect((await get<{ total: number }>(t, "/batch/list", c.token, { stage: "processing" })).body.data.total).toBe(1);
+  });
+
+  it("detail, recipients (search and filters) and the CSV exports", async () => {
+    const c = await fx.customer(w, "1.00");
+    const made = await submit(c, multiple(w, ["+12025550123", "+12015550123", "+447400123456", "bad", "+12025550123"]));
+    const id = made.body.data.batch.id;
+    const detail = await get<{ countries: unknown[]; content: unknown; reviewer: null }>(t, "/batch/detail", c.token, {
+      id,
+    });
+    expect(detail.body.data.countries).toEqual([
+      { countryCode: "GB", count: 1, cost: "0.0400" },
+      { countryCode: "US", count: 2, cost: "0.0160" },
+    ]);
+    expect(detail.body.data.content).toEqual(smsContent());
+
+    const search = await get<{ list: Array<{ phone: string; channelId: number | null }>; total: number }>(
+      t,
+      "/batch/recipients",
+      c.token,
+      { id, phone: "1202" },
+    );
+    expect(search.body.data.list.map((r) => r.phone)).toEqual(["+12025550123"]);
+    expect(search.body.data.list[0]?.channelId).toBeNull();
+    const staffView = await get<{ list: Array<{ channelId: number | null }>; total: number }>(
+      t,
+      "/batch/recipients",
+      w.admin.token,
+      {
+        id,
+        countryCode: "us",
+      },
+    );
+    expect(staffView.body.data.total).toBe(2);
+    expect(staffView.body.data.list[0]?.channelId).toBe(w.channelId);
+
+    const csv = await t.app.inject({
+      method: "GET",
+      url: `/batch/recipients/export?id=${id}`,
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/text\/csv/);
+    const lines = csv.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(lines[0]).toBe("phone,country,segments,price,sendResult,receiveResult,errorCode,sentAt,receivedAt");
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["+12025550123", "+12015550123", "+447400123456"]);
+
+    const rejected = await t.app.inject({
+      method: "GET",
+      url: `/batch/rejected/export?id=${id}`,
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    expect(
+      rejected.body
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n"),
+    ).toEqual(["number,reason", "bad,invalid", "+12025550123,duplicate"]);
+
+    const foreign = await fx.world();
+    const denied = await t.app.inject({
+      method: "GET",
+      url: `/batch/recipients/export?id=${id}`,
+      headers: { authorization: `Bearer ${foreign.admin.token}`, lang: "en" },
+    });
+    expect(denied.statusCode).toBe(404);
+    expect(denied.json()).toMatchObject({ code: 1, message: "batch not found" });
+  });
+});
+
+describe("super admin", () => {
+  it("sees a tenant's batches through the tenant-id header", async () => {
+    const sa = await t.prisma.user.findFirstOrThrow({ where: { type: UserType.SUPER_ADMIN } });
+    const token = t.app.signToken(sa).token;
+    const c = await fx.customer(w, "1.00");
+    const made = await submit(c, multiple(w, ["+12025550123"]));
+    const res = await get<{ total: number }>(
+      t,
+      "/batch/list",
+      token,
+      { userId: String(c.id) },
+      { headers: { "tenant-id": String(w.tenantId) } },
+    );
+    expect(res.body.data.total).toBe(1);
+    expect((await get(t, "/batch/detail", token, { id: made.body.data.batch.id })).status).toBe(200);
+  });
+});

@@ -1,0 +1,363 @@
+// Message batches over HTTP: submission (modes 1, 2 and 3), the pre-submit check, review, cancel, terminate,
+// the batch screens' lists and the developer API. The status machine and the per-product content live in
+// batches.ts; this file is what travels in requests and answers. Decisions: docs/batches.md.
+import { z } from "zod";
+import { batchContent } from "./batches";
+import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
+import { bigId, id, paging, text, timeRange } from "./common";
+
+// ---------------------------------------------------------------- limits
+
+/** Mode 2: numbers in one request. */
+export const BATCH_MULTIPLE_MAX_NUMBERS = 10_000;
+/** Mode 3: numbers in one file, and its size. */
+export const BATCH_FILE_MAX_NUMBERS = 1_000_000;
+export const BATCH_FILE_MAX_BYTES = 50 * 1024 * 1024;
+/** Multipart field that carries the file (mode 3 and the file pre-submit check). */
+export const BATCH_FILE_FIELD = "file";
+/** A schedule may be at most this far ahead. */
+export const BATCH_SCHEDULE_MAX_DAYS = 90;
+/** Developer API Idempotency-Key: printable ASCII, at most this long. */
+export const IDEMPOTENCY_KEY_MAX = 100;
+
+/** Why a number of a batch was not taken (rejected_numbers.reason). */
+export const RejectReason = { INVALID: 1, DUPLICATE: 2, COUNTRY_NOT_SERVED: 3 } as const;
+export type RejectReason = (typeof RejectReason)[keyof typeof RejectReason];
+
+/** Where a batch came from (message_batches.source). */
+export const BatchSource = { WEB: 1, DEVELOPER_API: 2 } as const;
+export type BatchSource = (typeof BatchSource)[keyof typeof BatchSource];
+
+/**
+ * Status groups of the screens: the back office's message/{filterType} (1 = review, i.e. status 11; 20, 21,
+ * 22) and the RCS portal's /user/message/{type} (processing, sending, finish).
+ */
+export const BATCH_STAGES = {
+  processing: [BatchStatus.UNDER_REVIEW, BatchStatus.REVIEW_PASSED, BatchStatus.PENDING_SEND],
+  sending: [BatchStatus.SENDING],
+  finish: [
+    BatchStatus.REVIEW_REJECTED,
+    BatchStatus.SEND_FINISHED,
+    BatchStatus.SEND_TERMINATED,
+    BatchStatus.SEND_FAILED,
+    BatchStatus.SEND_CANCELLED,
+  ],
+} as const satisfies Record<string, readonly BatchStatus[]>;
+export type BatchStage = keyof typeof BATCH_STAGES;
+
+export const BATCH_FILTER_TYPES = {
+  1: [BatchStatus.UNDER_REVIEW],
+  20: [BatchStatus.PENDING_SEND],
+  21: [BatchStatus.SENDING],
+  22: [BatchStatus.SEND_FINISHED],
+} as const satisfies Record<number, readonly BatchStatus[]>;
+
+// ---------------------------------------------------------------- building blocks
+
+/** A code given as a number or a numeric string (query strings and multipart fields are strings). */
+const codeOf = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+
+/** One number as typed; whether it is valid is the service's answer, not a validation error. */
+const rawNumber = z.string().trim().min(1).max(64);
+
+const scheduledAt = z.iso.datetime({ offset: true });
+
+const productRef = {
+  /** The product to send with; or productCode when the tenant has one active product of that code. */
+  productId: id().optional(),
+  productCode: codeOf(Object.values(ProductCode)).optional(),
+};
+
+function requireProduct(v: { productId?: number | undefined; productCode?: number | undefined }, ctx: z.RefinementCtx) {
+  if (v.productId === undefined && v.productCode === undefined) {
+    ctx.addIssue({ code: "custom", path: ["productId"], params: { i18n: "batch.product_required" } });
+  }
+}
+
+const submitCommon = {
+  ...productRef,
+  /** 1 screening, 2 message sending */
+  taskType: codeOf(Object.values(TaskType)),
+  content: batchContent,
+  /** Send at this time instead of at once (ISO 8601 with offset, in the future, at most 90 days ahead). */
+  scheduledAt: scheduledAt.optional(),
+};
+
+const singleSubmit = z.object({
+  ...submitCommon,
+  submitMode: z.literal(SubmitMode.SINGLE),
+  number: rawNumber,
+});
+const multipleSubmit = z.object({
+  ...submitCommon,
+  submitMode: z.literal(SubmitMode.MULTIPLE),
+  numbers: z.array(z.string().max(64)).min(1).max(BATCH_MULTIPLE_MAX_NUMBERS),
+});
+
+/** POST /batch/submit and POST /v1/messages: mode 1 (one number, waits for its outcome) or mode 2. */
+export const batchSubmitBody = z
+  .discriminatedUnion("submitMode", [singleSubmit, multipleSubmit])
+  .superRefine(requireProduct);
+export type BatchSubmitBody = z.infer<typeof batchSubmitBody>;
+
+/** Content arrives in a multipart form as a JSON text field. */
+const jsonField = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "json", params: { i18n: "batch.field_not_json" } });
+      return z.NEVER;
+    }
+  }, schema);
+
+/** Text fields of POST /batch/submit/file and POST /v1/messages/file (mode 3), beside the `file` part. */
+export const batchFileFields = z
+  .object({
+    ...productRef,
+    taskType: codeOf(Object.values(TaskType)),
+    /** The content as JSON text, e.g. {"product":3000,"text":"Hello"}. */
+    content: jsonField(batchContent),
+    scheduledAt: scheduledAt.optional(),
+  })
+  .superRefine(requireProduct);
+export type BatchFileFields = z.infer<typeof batchFileFields>;
+
+// ---------------------------------------------------------------- pre-submit check
+
+/** GET /user/submit/pre (query; numbers comma-separated) and POST /user/submit/pre (JSON). */
+export const submitPreQuery = z
+  .object({
+    ...productRef,
+    taskType: codeOf(Object.values(TaskType)).default(TaskType.MESSAGE),
+    /** Content as JSON text in a query string, or an object in a JSON body; absent: 1 unit per number. */
+    content: jsonField(batchContent).optional(),
+    /** Numbers: an array in a JSON body, or one string separated by commas, semicolons or new lines. */
+    numbers: z
+      .union([z.array(z.string().max(64)).max(BATCH_MULTIPLE_MAX_NUMBERS), z.string().max(200_000)])
+      .transform((v) => (typeof v === "string" ? v.split(/[,;\n\r]+/).filter((s) => s.trim() !== "") : v))
+      .pipe(z.array(z.string()).min(1).max(BATCH_MULTIPLE_MAX_NUMBERS)),
+  })
+  .superRefine(requireProduct);
+export type SubmitPreQuery = z.infer<typeof submitPreQuery>;
+
+/** POST /user/submit/pre/file: the same check for a file, read and forgotten (nothing is stored). */
+export const submitPreFileFields = z
+  .object({
+    ...productRef,
+    taskType: codeOf(Object.values(TaskType)).default(TaskType.MESSAGE),
+    content: jsonField(batchContent).optional(),
+  })
+  .superRefine(requireProduct);
+export type SubmitPreFileFields = z.infer<typeof submitPreFileFields>;
+
+export const countrySummary = z.object({
+  countryCode: z.string(),
+  /** Valid, distinct numbers of this country. */
+  count: z.number().int(),
+  /** false: the product does not serve the country, has no price or no channel for it; not charged. */
+  served: z.boolean(),
+  /** Why it is not served (translated), null when served. */
+  reason: z.string().nullable(),
+  /** Per unit (SMS segment or message); null when not served. */
+  unitPrice: z.string().nullable(),
+  /** count x units x unit price. */
+  cost: z.string(),
+});
+export type CountrySummary = z.infer<typeof countrySummary>;
+
+export const submitPreResult = z.object({
+  total: z.number().int(),
+  /** Numbers that will be sent and charged. */
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  duplicate: z.number().int(),
+  /** Valid numbers of countries the product does not serve (not charged). */
+  notServed: z.number().int(),
+  countries: z.array(countrySummary),
+  /** SMS segments per message (1 for WS, RCS and screening); chargeable units per number. */
+  segments: z.number().int(),
+  encoding: z.enum(["gsm7", "ucs2"]).nullable(),
+  totalCost: z.string(),
+  balance: z.string(),
+  sufficient: z.boolean(),
+  /** Whether identity authentication allows this customer to send now, and if not why (translated). */
+  authenticationAllowed: z.boolean(),
+  authenticationReason: z.string().nullable(),
+  /** Whether the batch would wait for review under the tenant's rules. */
+  reviewRequired: z.boolean(),
+});
+export type SubmitPreResult = z.infer<typeof submitPreResult>;
+
+// ---------------------------------------------------------------- batch rows
+
+export const batchRow = z.object({
+  /** BigInt id as a decimal string. */
+  id: z.string(),
+  userId: z.number().int(),
+  user: z.string(),
+  agentId: z.number().int().nullable(),
+  productId: z.number().int(),
+  productCode: z.number().int(),
+  productName: z.string(),
+  taskType: z.number().int(),
+  submitMode: z.number().int(),
+  /** 1 web, 2 developer API */
+  source: z.number().int(),
+  status: z.number().int(),
+  /** The message text a reviewer reads (first 200 characters). */
+  preview: z.string(),
+  senderId: z.string().nullable(),
+  segments: z.number().int(),
+  scheduledAt: z.string().nullable(),
+  fileName: z.string().nullable(),
+  /** Mode 3: true until the file's numbers are in the batch; ingestedCount of totalCount read so far. */
+  ingesting: z.boolean(),
+  ingestedCount: z.number().int(),
+  totalCount: z.number().int(),
+  validCount: z.number().int(),
+  invalidCount: z.number().int(),
+  duplicateCount: z.number().int(),
+  /** Valid numbers of countries the product does not serve (rejected, not charged). */
+  notServedCount: z.number().int(),
+  sentCount: z.number().int(),
+  successCount: z.number().int(),
+  failedCount: z.number().int(),
+  deliveredCount: z.number().int(),
+  undeliveredCount: z.number().int(),
+  /** Whole percent: of the file read while ingesting, else of the valid recipients sent; 100 once final. */
+  progress: z.number().int(),
+  cost: z.string(),
+  refunded: z.string(),
+  reason: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type BatchRow = z.infer<typeof batchRow>;
+
+export const batchList = z.object({ list: z.array(batchRow), total: z.number().int() });
+export type BatchList = z.infer<typeof batchList>;
+
+export const batchDetail = batchRow.extend({
+  content: batchContent,
+  reviewer: z.string().nullable(),
+  /** Recipients per country with their cost (valid numbers only). */
+  countries: z.array(z.object({ countryCode: z.string(), count: z.number().int(), cost: z.string() })),
+});
+export type BatchDetail = z.infer<typeof batchDetail>;
+
+export const batchListQuery = paging.extend({
+  productCode: codeOf(Object.values(ProductCode)).optional(),
+  /** One status code. */
+  status: codeOf(Object.values(BatchStatus)).optional(),
+  /** Back office group: 1 review (status 11), 20, 21, 22. */
+  filterType: z.coerce
+    .number()
+    .pipe(z.literal([1, 20, 21, 22]))
+    .optional(),
+  /** RCS portal group: processing (11, 12, 20), sending (21), finish (13, 22, 23, 24, 29). */
+  stage: z.enum(["processing", "sending", "finish"]).optional(),
+  /** Staff: one customer's batches; admins also an agent's customers' batches. */
+  userId: id().optional(),
+  agentId: id().optional(),
+  /** A batch id. */
+  keyword: text(19).optional(),
+  ...timeRange.shape,
+});
+export type BatchListQuery = z.infer<typeof batchListQuery>;
+
+export const batchIdQuery = z.object({ id: bigId() });
+export type BatchIdQuery = z.infer<typeof batchIdQuery>;
+export const batchIdBody = batchIdQuery;
+export type BatchIdBody = z.infer<typeof batchIdBody>;
+
+export const reviewPassBody = z.object({ id: bigId(), scheduledAt: scheduledAt.optional() });
+export type ReviewPassBody = z.infer<typeof reviewPassBody>;
+export const reviewRejectBody = z.object({ id: bigId(), reason: text(500, 1) });
+export type ReviewRejectBody = z.infer<typeof reviewRejectBody>;
+export const terminateBody = z.object({ id: bigId(), reason: text(500).optional() });
+export type TerminateBody = z.infer<typeof terminateBody>;
+
+// ---------------------------------------------------------------- submission answers
+
+/** Per number of a mode 1 or 2 request, in request order. */
+export const numberOutcome = z.object({
+  input: z.string(),
+  /** accepted: in the batch and charged; the others are not sent and not charged. */
+  result: z.enum(["accepted", "invalid", "duplicate", "country_not_served"]),
+  e164: z.string().nullable(),
+  countryCode: z.string().nullable(),
+});
+export type NumberOutcome = z.infer<typeof numberOutcome>;
+
+export const singleRecipientResult = z.object({
+  phone: z.string(),
+  countryCode: z.string(),
+  price: z.string(),
+  /** 0 not sent yet, 1 accepted by the provider, 2 refused, 3 terminated */
+  sendResult: z.number().int(),
+  errorCode: z.string().nullable(),
+  providerMessageId: z.string().nullable(),
+});
+
+export const batchSubmitResult = z.object({
+  batch: batchRow,
+  numbers: z.array(numberOutcome),
+  /**
+   * Mode 1 only: accepted / refused (the provider's answer), sending (no answer within the wait),
+   * under_review, scheduled. Null for mode 2.
+   */
+  outcome: z.enum(["accepted", "refused", "sending", "under_review", "scheduled"]).nullable(),
+  recipient: singleRecipientResult.nullable(),
+});
+export type BatchSubmitResult = z.infer<typeof batchSubmitResult>;
+
+export const batchFileSubmitResult = z.object({ batch: batchRow });
+export type BatchFileSubmitResult = z.infer<typeof batchFileSubmitResult>;
+
+// ---------------------------------------------------------------- recipients
+
+export const recipientListQuery = paging.extend({
+  id: bigId(),
+  /** Numbers starting with this (E.164, "+" optional). */
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{1,15}$/)
+    .optional(),
+  sendResult: codeOf(Object.values(SendResult)).optional(),
+  receiveResult: codeOf(Object.values(ReceiveResult)).optional(),
+  countryCode: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
+});
+export type RecipientListQuery = z.infer<typeof recipientListQuery>;
+
+export const recipientRow = z.object({
+  id: z.string(),
+  phone: z.string(),
+  countryCode: z.string(),
+  /** Staff only (null for customers). */
+  channelId: z.number().int().nullable(),
+  segments: z.number().int(),
+  price: z.string(),
+  sendResult: z.number().int(),
+  receiveResult: z.number().int(),
+  errorCode: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  receivedAt: z.string().nullable(),
+});
+export type RecipientRow = z.infer<typeof recipientRow>;
+export const recipientList = z.object({ list: z.array(recipientRow), total: z.number().int() });
+export type RecipientList = z.infer<typeof recipientList>;
+
+// ---------------------------------------------------------------- developer API
+
+export const v1BatchParams = z.object({ id: bigId() });
+export type V1BatchParams = z.infer<typeof v1BatchParams>;

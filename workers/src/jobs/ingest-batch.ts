@@ -1,0 +1,30 @@
+// ingest-batch {batchId}: reads a file batch's numbers and materialises it (recipients, rejected numbers, the
+// charge, the review decision). The work is the API's batch module's (the same code as the synchronous
+// submissions); this handler only gives it the worker's database, queues and logger. Due batches it leaves in
+// status 20 go to dispatch-batch, which waits for a schedule by itself (the scheduler comes back when due).
+import { abandonIngest, type IngestDeps, type IngestOutcome, ingestBatch as ingest } from "@switchboard/api/batches";
+import type { IngestBatchJob } from "@switchboard/contracts";
+import type { WorkerDeps } from "../lib/deps";
+
+export type IngestBatchDeps = Pick<WorkerDeps, "prisma" | "queues" | "logger"> & {
+  /** config.UPLOAD_DIR: where the API stored the file. */
+  uploadDir: string;
+};
+
+function ingestDeps(deps: IngestBatchDeps): IngestDeps {
+  return {
+    prisma: deps.prisma,
+    uploadDir: deps.uploadDir,
+    log: deps.logger,
+    jobs: { dispatch: (batchId) => deps.queues.dispatchBatches([batchId.toString()]) },
+  };
+}
+
+export function ingestBatch(deps: IngestBatchDeps, job: IngestBatchJob): Promise<IngestOutcome> {
+  return ingest(ingestDeps(deps), job);
+}
+
+/** When the job failed for good (retries spent): the batch is refused (11 -> 13) instead of waiting forever. */
+export function ingestBatchFailed(deps: IngestBatchDeps, job: IngestBatchJob): Promise<void> {
+  return abandonIngest(ingestDeps(deps), job);
+}
