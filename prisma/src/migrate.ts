@@ -29,9 +29,10 @@ interface MigrateState {
   wasmReady?: Promise<void>;
   running: Promise<unknown>;
 }
-const state: MigrateState = ((globalThis as Any)[Symbol.for("switchboard.migrate")] ??= {
-  running: Promise.resolve(),
-});
+const STATE_KEY = Symbol.for("switchboard.migrate");
+const global = globalThis as Any;
+if (!global[STATE_KEY]) global[STATE_KEY] = { running: Promise.resolve() } satisfies MigrateState;
+const state: MigrateState = global[STATE_KEY];
 
 function loadWasm(): Promise<void> {
   state.wasmReady ??= (async () => {
