@@ -158,20 +158,23 @@ function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SINGLE_POLL_MS = 200;
 
+/** What mode 1 answers about its one recipient. */
+const SINGLE_RECIPIENT = {
+  phone: true,
+  countryCode: true,
+  price: true,
+  sendResult: true,
+  errorCode: true,
+  providerMessageId: true,
+} as const;
+
 /** Mode 1: polls the one recipient until the provider answered (send result leaves 0) or the wait ends. */
 async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint) {
   const deadline = Date.now() + deps.singleWaitMs;
   for (;;) {
     const r = await deps.prisma.recipient.findFirst({
       where: { batchId },
-      select: {
-        phone: true,
-        countryCode: true,
-        price: true,
-        sendResult: true,
-        errorCode: true,
-        providerMessageId: true,
-      },
+      select: SINGLE_RECIPIENT,
     });
     if (!r) throw new Error(`batch ${batchId} has no recipient`);
     if (r.sendResult !== SendResult.NOT_SENT || Date.now() >= deadline) return r;
@@ -186,14 +189,7 @@ async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, sc
     ? await awaitSingleOutcome(deps, batchId)
     : await deps.prisma.recipient.findFirstOrThrow({
         where: { batchId },
-        select: {
-          phone: true,
-          countryCode: true,
-          price: true,
-          sendResult: true,
-          errorCode: true,
-          providerMessageId: true,
-        },
+        select: SINGLE_RECIPIENT,
       });
   const outcome = !waited
     ? ("scheduled" as const)
