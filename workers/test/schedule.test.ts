@@ -1,11 +1,10 @@
 // The scheduler's repeatable tick. It looks at every batch of the database, so it runs on a database of its own
 // (migrated and demo-seeded here): on the run's shared one it would start other tests' batches.
-import { randomBytes } from "node:crypto";
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, SendResult } from "@switchboard/contracts";
-import { createPrisma, migrate, type PrismaClient, seed } from "@switchboard/db";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
 import {
   createCustomer,
   createPendingBatch,
@@ -16,31 +15,14 @@ import {
   waitSettled,
 } from "./helpers";
 
-const base = inject("databaseUrl");
-const name = `sched_${randomBytes(4).toString("hex")}`;
-const url = (() => {
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
+let db: ThrowawayDatabase;
 let prisma: PrismaClient;
 let harness: Harness;
 let sim: Awaited<ReturnType<typeof startSmscSimulator>>;
 
 beforeAll(async () => {
-  await admin(`CREATE DATABASE "${name}"`);
-  await migrate(url, "deploy");
+  db = await throwawayDatabase("sched");
+  const url = db.url;
   prisma = createPrisma(url, { max: 3 });
   await seed(prisma, { mode: "demo" });
   sim = await startSmscSimulator();
@@ -50,7 +32,7 @@ afterAll(async () => {
   await harness?.stop();
   await sim?.close();
   await prisma?.$disconnect();
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await db?.drop();
 });
 
 describe("schedule tick", () => {

@@ -1,36 +1,19 @@
 // The seed in both modes, each on a database of its own.
-import { randomBytes } from "node:crypto";
 import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import { UserType } from "@switchboard/contracts";
-import { createPrisma, migrate, seed, verifyPassword } from "@switchboard/db";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPrisma, seed, verifyPassword } from "@switchboard/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config";
+import { type ThrowawayDatabase, throwawayDatabase } from "./throwaway-db";
 
-const base = inject("databaseUrl");
-const name = `seedtest_${randomBytes(4).toString("hex")}`;
-const url = (() => {
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
+let db: ThrowawayDatabase;
+let url: string;
 beforeAll(async () => {
-  await admin(`CREATE DATABASE "${name}"`);
-  const { applied } = await migrate(url, "deploy");
-  expect(applied.length).toBeGreaterThan(0);
+  db = await throwawayDatabase("seedtest");
+  url = db.url;
+  expect(db.applied.length).toBeGreaterThan(0);
 });
-afterAll(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+afterAll(() => db?.drop());
 
 describe("seed", () => {
   it("in production mode creates countries and only the super admin from the environment, no known password", async () => {

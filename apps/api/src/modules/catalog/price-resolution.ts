@@ -10,6 +10,7 @@
 // of countries). An agent's cost price is the same lookup with the agent as the "customer".
 import { ActiveStatus, inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
+import { activeProductOfCustomer } from "./customer-product";
 
 export interface EffectivePrice {
   unitPrice: bigint;
@@ -72,17 +73,9 @@ export async function resolveUnitPrices(
   input: { customerId: number; productId: number; countryCodes: readonly string[] },
 ): Promise<Map<string, PriceResolution>> {
   const codes = [...new Set(input.countryCodes)];
-  const customer = await db.user.findFirst({
-    where: { id: input.customerId, deletedAt: null },
-    select: { tenantId: true },
-  });
-  if (!customer?.tenantId) return everyCountry(codes, { ok: false, reason: "customer_not_found" });
-  const product = await db.product.findFirst({
-    where: { id: input.productId, tenantId: customer.tenantId },
-    select: { status: true, countryScope: true, countryCodes: true },
-  });
-  if (!product) return everyCountry(codes, { ok: false, reason: "product_not_found" });
-  if (product.status !== ActiveStatus.NORMAL) return everyCountry(codes, { ok: false, reason: "product_paused" });
+  const found = await activeProductOfCustomer(db, input.customerId, input.productId);
+  if (!found.ok) return everyCountry(codes, { ok: false, reason: found.reason });
+  const { product } = found.value;
 
   const served = new Set(codes.filter((c) => inCountryScope(product.countryScope, product.countryCodes, c)));
   const prices = await effectivePrices(db, input.customerId, input.productId, [...served]);

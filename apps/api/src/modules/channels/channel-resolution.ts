@@ -10,6 +10,7 @@
 // resolveChannels answers many countries with a constant number of queries (the batch issue's bulk form).
 import { ActiveStatus, inCountryScope, type MessageKey } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
+import { activeProductOfCustomer } from "../catalog/customer-product";
 
 export const ALL_COUNTRIES = "*";
 
@@ -50,17 +51,9 @@ export async function resolveChannels(
   input: { customerId: number; productId: number; countryCodes: readonly string[] },
 ): Promise<Map<string, ChannelResolution>> {
   const codes = [...new Set(input.countryCodes)];
-  const customer = await db.user.findFirst({
-    where: { id: input.customerId, deletedAt: null },
-    select: { tenantId: true },
-  });
-  if (!customer?.tenantId) return everyCountry(codes, { ok: false, reason: "customer_not_found" });
-  const product = await db.product.findFirst({
-    where: { id: input.productId, tenantId: customer.tenantId },
-    select: { status: true, countryScope: true, countryCodes: true, defaultChannelId: true },
-  });
-  if (!product) return everyCountry(codes, { ok: false, reason: "product_not_found" });
-  if (product.status !== ActiveStatus.NORMAL) return everyCountry(codes, { ok: false, reason: "product_paused" });
+  const found = await activeProductOfCustomer(db, input.customerId, input.productId);
+  if (!found.ok) return everyCountry(codes, { ok: false, reason: found.reason });
+  const { tenantId, product } = found.value;
 
   const routes = await db.channelRoute.findMany({
     where: { userId: input.customerId, productId: input.productId },
@@ -71,7 +64,7 @@ export async function resolveChannels(
     ...new Set([...routeOf.values(), ...(product.defaultChannelId ? [product.defaultChannelId] : [])]),
   ];
   const channels = await db.channel.findMany({
-    where: { id: { in: channelIds }, tenantId: customer.tenantId },
+    where: { id: { in: channelIds }, tenantId },
     select: { id: true, status: true, countryScope: true, countryCodes: true },
   });
   const channelOf = new Map(channels.map((c) => [c.id, c]));
