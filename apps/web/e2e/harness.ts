@@ -6,8 +6,11 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
 import { createPrisma } from "@switchboard/db";
+import { closeWorkerDeps, createWorkerDeps, type RunningWorkers, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
+import pino from "pino";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { buildApp } from "../../api/src/app";
@@ -20,17 +23,27 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export interface Harness {
   apiUrl: string;
+  /** Set when started with `{ workers: true }`: the SMSC simulator the seed's SMS channel now points at. */
+  smsc: SmscSimulator | null;
   webUrl: string;
   browser: Browser;
   newPage: () => Promise<Page>;
   close: () => Promise<void>;
 }
 
-function buildWebOnce() {
-  if (existsSync(path.join(webDir, "dist/index.html")) && process.env.E2E_REBUILD !== "1") return;
+function buildWebOnce(distDir: string) {
+  if (existsSync(path.join(distDir, "index.html")) && process.env.E2E_REBUILD !== "1") return;
   const r = spawnSync(
     process.execPath,
-    [path.resolve(webDir, "../../node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
+    [
+      path.resolve(webDir, "../../node_modules/vite/bin/vite.js"),
+      "build",
+      "--logLevel",
+      "warn",
+      "--outDir",
+      distDir,
+      "--emptyOutDir",
+    ],
     {
       cwd: webDir,
       stdio: "inherit",
@@ -39,9 +52,20 @@ function buildWebOnce() {
   if (r.status !== 0) throw new Error("web build failed");
 }
 
-export async function startHarness(): Promise<Harness> {
+export interface HarnessOptions {
+  /**
+   * Also run the BullMQ workers (ingest, dispatch, receipts, finish, callbacks, scheduler) and an SMSC
+   * simulator, and point the seed's demo SMPP channel at it: a batch submitted in the browser goes to 22.
+   */
+  workers?: boolean;
+  /** Built client to serve (default apps/web/dist); lets parallel runs build their own. */
+  distDir?: string;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI does)`);
-  buildWebOnce();
+  const distDir = opts.distDir ?? process.env.E2E_DIST_DIR ?? path.join(webDir, "dist");
+  buildWebOnce(distDir);
   const config = loadConfig({
     NODE_ENV: "test",
     DATABASE_URL: inject("databaseUrl"),
@@ -55,10 +79,26 @@ export async function startHarness(): Promise<Harness> {
   const prisma = createPrisma(config.DATABASE_URL, { max: 4 });
   const redis = new Redis(config.REDIS_URL);
   const api = await buildApp({ config, prisma, redis });
+  let smsc: SmscSimulator | null = null;
+  let running: RunningWorkers | null = null;
+  let workerDeps: ReturnType<typeof createWorkerDeps> | null = null;
+  if (opts.workers) {
+    smsc = await startSmscSimulator({ receiptDelayMs: 20 });
+    // The seed's channel points at :2775 (npm start's simulator); this run's simulator has a port of its own.
+    const channels = await prisma.channel.findMany({ where: { kind: "smpp" } });
+    for (const channel of channels) {
+      await prisma.channel.update({
+        where: { id: channel.id },
+        data: { config: { ...(channel.config as Record<string, unknown>), port: smsc.port } },
+      });
+    }
+    workerDeps = createWorkerDeps({ config, logger: pino({ level: "silent" }), poolSize: 4 });
+    running = await startWorkers(workerDeps);
+  }
   await api.listen({ host: "127.0.0.1", port: 0 });
   const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
   const web: Server = await startWebServer({
-    distDir: path.join(webDir, "dist"),
+    distDir,
     host: "127.0.0.1",
     port: 0,
     runtimeConfig: { apiBase: apiUrl },
@@ -80,6 +120,7 @@ export async function startHarness(): Promise<Harness> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return {
     apiUrl,
+    smsc,
     webUrl,
     browser,
     newPage: async () => {
@@ -90,6 +131,9 @@ export async function startHarness(): Promise<Harness> {
       await browser.close();
       await new Promise((r) => web.close(r));
       await api.close();
+      await running?.close();
+      if (workerDeps) await closeWorkerDeps(workerDeps);
+      await smsc?.close();
       await prisma.$disconnect();
       await redis.quit();
     },

@@ -22,11 +22,39 @@ export const LANGS: readonly { value: Lang; label: string }[] = [
   { value: "en", label: "English" },
 ];
 
-/** Translates outside React (the API client); inside components use `useT()`. */
-export function translate(key: MessageKey, params?: MessageParams, lang: Lang = storage.getLang()): string {
-  const text = dictionaries[lang][key];
+function fill(text: string, params: MessageParams | undefined): string {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** Translates outside React (the API client); inside components use `useT()`. */
+export function translate(key: MessageKey, params?: MessageParams, lang: Lang = storage.getLang()): string {
+  return fill(dictionaries[lang][key], params);
+}
+
+/**
+ * A feature's own texts, kept in the feature's folder so they load with its lazy page chunk instead of
+ * the login page's. `en` must have exactly `zh`'s keys (the compiler checks).
+ *
+ *   const messages = defineMessages({ "task.title": "群发任务" }, { "task.title": "Message tasks" });
+ *   const t = messages.useT();   // t("task.title"), and the shell's keys are still t.shell("error.loadFailed")
+ */
+export function defineMessages<K extends string>(zhTexts: Record<K, string>, enTexts: NoInfer<Record<K, string>>) {
+  const byLang: Record<Lang, Record<K, string>> = { zh: zhTexts, en: enTexts };
+  type FeatureT = ((key: K, params?: MessageParams) => string) & { shell: TFunction; lang: Lang };
+  return {
+    /** Outside React (e.g. a column definition built once): pass the language. */
+    translate: (key: K, params?: MessageParams, lang: Lang = storage.getLang()) => fill(byLang[lang][key], params),
+    useT(): FeatureT {
+      const { lang, t } = useI18n();
+      return useMemo(() => {
+        const featureT = ((key: K, params?: MessageParams) => fill(byLang[lang][key], params)) as FeatureT;
+        featureT.shell = t;
+        featureT.lang = lang;
+        return featureT;
+      }, [lang, t, byLang]);
+    },
+  };
 }
 
 function applyLang(lang: Lang): void {

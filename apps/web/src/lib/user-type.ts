@@ -1,12 +1,7 @@
-/** User types as the API sends them (spec section 6). */
-export const UserType = {
-  ADMIN: 1,
-  AGENT: 2,
-  USER: 3,
-  SUPER_ADMIN: 9,
-} as const;
+/** User types as the API sends them (spec section 6): the constants are the contracts' own. */
+import { STAFF_TYPES, UserType } from "@switchboard/contracts/codes";
 
-export type UserType = (typeof UserType)[keyof typeof UserType];
+export { UserType };
 
 const known = new Set<number>(Object.values(UserType));
 
@@ -18,5 +13,5 @@ export function toUserType(value: unknown): UserType | null {
 
 /** Admins, agents and super admins work in the back office. */
 export function isStaff(type: UserType | null): boolean {
-  return type === UserType.ADMIN || type === UserType.AGENT || type === UserType.SUPER_ADMIN;
+  return type !== null && STAFF_TYPES.includes(type);
 }
