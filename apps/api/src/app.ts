@@ -19,9 +19,12 @@ import { authenticationRoutes } from "./modules/authentication/authentication.ro
 import { batchRoutes } from "./modules/batches/batches.routes";
 import { catalogRoutes } from "./modules/catalog/catalog.routes";
 import { channelRoutes } from "./modules/channels/channels.routes";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { developerRoutes } from "./modules/developer/developer.routes";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import { noticeRoutes } from "./modules/notices/notices.routes";
+import { settingsRoutes } from "./modules/settings/settings.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { websiteRoutes } from "./modules/website/website.routes";
 import authPlugin from "./plugins/auth";
@@ -119,6 +122,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(catalogRoutes);
   await app.register(channelRoutes);
   await app.register(batchRoutes);
+  await app.register(settingsRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(noticeRoutes);
   return app;
 }
 

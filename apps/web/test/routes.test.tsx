@@ -192,7 +192,7 @@ describe("router in the browser", () => {
     const menu = await screen.findByTestId("menu", undefined, slow);
     expect(menu).toHaveTextContent("财务");
     expect(menu).not.toHaveTextContent("系统设置");
-    expect(await screen.findByText("此页面正在建设中", undefined, slow)).toBeInTheDocument();
+    await waitFor(() => expect(document.getElementById("page-title")).toHaveTextContent("首页"), slow);
     expect(screen.getByTestId("logout")).toBeInTheDocument();
     expect(screen.getByTestId("language-switch")).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe("首页 - 管理平台"), slow);

@@ -68,5 +68,10 @@ export const websiteConfig = z.object({
   description: z.string().nullable(),
   agentId: z.number().int().nullable(),
   tenantId: z.number().int().nullable(),
+  /**
+   * The tenant's mode (TenantSetting.international): true international, false domestic (the customer menu then
+   * shows notices). Of the tenant-id header's tenant, else the host's; absent when neither names a tenant.
+   */
+  international: z.boolean().optional(),
 });
 export type WebsiteConfig = z.infer<typeof websiteConfig>;

@@ -2,7 +2,7 @@
 // Shared by the API (submission, review, cancel, terminate), the workers (dispatch, finish) and the web client.
 import { z } from "zod";
 import { BatchStatus, ProductCode } from "./codes";
-import { text } from "./common";
+import { bigId, text } from "./common";
 import { countSegments } from "./sms-segments";
 
 // ---------------------------------------------------------------- status machine
@@ -52,6 +52,19 @@ export const CANCELLABLE_BATCH_STATUSES: readonly BatchStatus[] = [
   BatchStatus.REVIEW_PASSED,
   BatchStatus.PENDING_SEND,
 ];
+
+/** Statuses whose schedule a reviewer may still change (POST /batch/schedule). */
+export const RESCHEDULABLE_BATCH_STATUSES: readonly BatchStatus[] = [BatchStatus.PENDING_SEND];
+
+/**
+ * POST /batch/schedule: a new send time for a batch pending send (ISO 8601 with offset, in the future, at most
+ * 90 days ahead), or null to send it at once. One conditional update on status 20.
+ */
+export const batchScheduleBody = z.object({
+  id: bigId(),
+  scheduledAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type BatchScheduleBody = z.infer<typeof batchScheduleBody>;
 
 /** Batches ending in these are refunded whole (nothing was sent). */
 export const FULLY_REFUNDED_BATCH_STATUSES: readonly BatchStatus[] = [

@@ -9,6 +9,8 @@ import { channelMessages } from "./messages/channels";
 import { coreMessages } from "./messages/core";
 import { developerMessages } from "./messages/developer";
 import { financeMessages } from "./messages/finance";
+import { noticeMessages } from "./messages/notices";
+import { settingsMessages } from "./messages/settings";
 import { uploadsMessages } from "./messages/uploads";
 import { usersMessages } from "./messages/users";
 
@@ -22,6 +24,8 @@ const catalogue = {
   ...authenticationMessages,
   ...developerMessages,
   ...uploadsMessages,
+  ...settingsMessages,
+  ...noticeMessages,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof catalogue;

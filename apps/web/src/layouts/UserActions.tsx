@@ -1,10 +1,12 @@
-import { LogoutOutlined, UserOutlined } from "@ant-design/icons";
-import { Button, Space, Typography } from "antd";
+import { ApiOutlined, DownOutlined, LogoutOutlined, UserOutlined } from "@ant-design/icons";
+import { Button, Dropdown, Space, Typography } from "antd";
 import { useState } from "react";
+import { Link, useLocation } from "react-router-dom";
 import { LanguageSwitch } from "../components/LanguageSwitch";
 import { useSession } from "../features/auth/context/session-context";
 import { useLogout } from "../features/auth/hooks/use-logout";
 import { useT } from "../lib/i18n";
+import { UserType } from "../lib/user-type";
 
 /** Header end: language switch, who is logged in, logout. */
 export function UserActions({ dark = false }: { dark?: boolean }) {
@@ -12,13 +14,42 @@ export function UserActions({ dark = false }: { dark?: boolean }) {
   const { user } = useSession();
   const logout = useLogout();
   const [loggingOut, setLoggingOut] = useState(false);
+  const { pathname } = useLocation();
+  // Customers of the full app reach their developer settings here (the RCS portal has them in its menu).
+  const inCustomerApp = user.type === UserType.USER && pathname.startsWith("/app/");
 
   return (
     <Space size="middle" wrap={false}>
       <LanguageSwitch />
-      <Typography.Text aria-label={t("common.userMenu")} style={dark ? { color: "rgba(255,255,255,0.85)" } : undefined}>
-        <UserOutlined /> {user.nickname || user.user}
-      </Typography.Text>
+      {inCustomerApp ? (
+        <Dropdown
+          trigger={["click"]}
+          menu={{
+            items: [
+              {
+                key: "developer",
+                icon: <ApiOutlined />,
+                label: (
+                  <Link to="/app/developer" data-testid="user-menu-developer">
+                    {t("route.app.developer")}
+                  </Link>
+                ),
+              },
+            ],
+          }}
+        >
+          <Button type="text" aria-label={t("common.userMenu")} data-testid="user-menu">
+            <UserOutlined /> {user.nickname || user.user} <DownOutlined />
+          </Button>
+        </Dropdown>
+      ) : (
+        <Typography.Text
+          aria-label={t("common.userMenu")}
+          style={dark ? { color: "rgba(255,255,255,0.85)" } : undefined}
+        >
+          <UserOutlined /> {user.nickname || user.user}
+        </Typography.Text>
+      )}
       <Button
         data-testid="logout"
         type={dark ? "primary" : "default"}

@@ -5,7 +5,7 @@ import { buildMenu, type MenuEntry, menuSelection } from "../access";
 import { useSession } from "../features/auth/context/session-context";
 import { config } from "../lib/config";
 import { type TFunction, useI18n } from "../lib/i18n";
-import { isDomesticMode } from "../lib/international";
+import { useDomesticMode } from "../lib/international";
 import type { RouteHandle } from "../routes/build-routes";
 import type { RouteNode } from "../routes/types";
 import { menuIcons } from "./menu-icons";
@@ -31,6 +31,7 @@ function isRouteHandle(handle: unknown): handle is RouteHandle {
 export function useAreaMenu(area: RouteNode) {
   const { t, lang } = useI18n();
   const { user } = useSession();
+  const domestic = useDomesticMode();
   const matches = useMatches();
   const current = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle as
     | RouteHandle
@@ -38,8 +39,8 @@ export function useAreaMenu(area: RouteNode) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: labels change with the language
   const items = useMemo(
-    () => toItems(buildMenu(area, { userType: user.type, variant: config.variant, domestic: isDomesticMode() }), t),
-    [area, user.type, t, lang],
+    () => toItems(buildMenu(area, { userType: user.type, variant: config.variant, domestic }), t),
+    [area, user.type, domestic, t, lang],
   );
   const selection = current ? menuSelection(current.route) : { selectedKey: "", openKeys: [] };
   return { items, selectedKeys: [selection.selectedKey], openKeys: selection.openKeys, current: current?.route };

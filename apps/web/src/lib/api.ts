@@ -88,6 +88,13 @@ export interface ApiClientDeps {
   translate: (key: MessageKey, params?: MessageParams) => string;
 }
 
+/** What a transport sends for one call. */
+export interface PreparedRequest {
+  url: string;
+  headers: Headers;
+  body: BodyInit | undefined;
+}
+
 class TimeoutSignal extends Error {}
 
 export function createApiClient(deps: ApiClientDeps) {
@@ -129,42 +136,23 @@ export function createApiClient(deps: ApiClientDeps) {
     if (deps.currentPath() !== target) deps.navigate(target);
   }
 
-  async function request<T>(method: "GET" | "POST", path: string, opts: RequestOptions = {}): Promise<T> {
+  /** URL, headers and body of a call: every transport (fetch here, XMLHttpRequest in upload.ts) sends these. */
+  function prepare(method: "GET" | "POST", path: string, opts: RequestOptions = {}): PreparedRequest {
     const flag = internationalFlag(deps.config, deps.storage);
     const params = method === "GET" && flag !== null ? { ...opts.params, international: flag } : opts.params;
     const body = method === "GET" ? undefined : buildBody(opts.data, flag);
-    const headers = buildHeaders(typeof body === "string");
+    return { url: buildUrl(path, params), headers: buildHeaders(typeof body === "string"), body };
+  }
 
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TimeoutSignal()), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
-    const outer = opts.signal;
-    const forwardAbort = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forwardAbort();
-    else outer?.addEventListener("abort", forwardAbort, { once: true });
+  /** The error for a request that got no answer: the time limit ran out, or the network failed. */
+  function noAnswer(kind: "timeout" | "network", cause: unknown, status: number | null = null): ApiError {
+    return kind === "timeout"
+      ? new ApiError("timeout", deps.translate("error.timeout"), { status, cause })
+      : new ApiError("network", deps.translate("error.serverRequestFailed", { status: 501 }), { cause });
+  }
 
-    let status: number | null = null;
-    let text: string;
-    try {
-      const response = await deps.fetch()(buildUrl(path, params), {
-        method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      status = response.status;
-      text = await response.text();
-    } catch (error) {
-      if (controller.signal.reason instanceof TimeoutSignal) {
-        throw new ApiError("timeout", deps.translate("error.timeout"), { status, cause: error });
-      }
-      // The caller cancelled (react-query unmounts, a newer search): pass the abort on unchanged.
-      if (outer?.aborted) throw error;
-      throw new ApiError("network", deps.translate("error.serverRequestFailed", { status: 501 }), { cause: error });
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", forwardAbort);
-    }
-
+  /** Reads an answer: the envelope's data on code 0; otherwise throws (code 401 also ends the session). */
+  function settle<T>(status: number | null, text: string): T {
     const envelope = parseEnvelope<T>(text);
     if (!envelope) {
       throw new ApiError("bad-response", deps.translate("error.serverRequestFailed", { status: status ?? 501 }), {
@@ -185,6 +173,34 @@ export function createApiClient(deps: ApiClientDeps) {
     });
   }
 
+  async function request<T>(method: "GET" | "POST", path: string, opts: RequestOptions = {}): Promise<T> {
+    const { url, headers, body } = prepare(method, path, opts);
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutSignal()), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const outer = opts.signal;
+    const forwardAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forwardAbort();
+    else outer?.addEventListener("abort", forwardAbort, { once: true });
+
+    let status: number | null = null;
+    let text: string;
+    try {
+      const response = await deps.fetch()(url, { method, headers, body, signal: controller.signal });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      if (controller.signal.reason instanceof TimeoutSignal) throw noAnswer("timeout", error, status);
+      // The caller cancelled (react-query unmounts, a newer search): pass the abort on unchanged.
+      if (outer?.aborted) throw error;
+      throw noAnswer("network", error);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", forwardAbort);
+    }
+    return settle<T>(status, text);
+  }
+
   return {
     get: <T>(path: string, opts?: Omit<RequestOptions, "data">) => request<T>("GET", path, opts),
     post: <T>(path: string, data?: RequestOptions["data"], opts?: Omit<RequestOptions, "data">) =>
@@ -195,6 +211,8 @@ export function createApiClient(deps: ApiClientDeps) {
       if (!data || !Array.isArray(data.list)) throw new ApiError("empty", deps.translate("error.loadFailed"));
       return { list: data.list, total: typeof data.total === "number" ? data.total : data.list.length };
     },
+    /** The pieces of a call for other transports (lib/upload.ts): same headers, envelope and 401 rules. */
+    transport: { prepare, settle, noAnswer },
   };
 }
 

@@ -47,12 +47,13 @@ export function defineMessages<K extends string>(zhTexts: Record<K, string>, enT
     translate: (key: K, params?: MessageParams, lang: Lang = storage.getLang()) => fill(byLang[lang][key], params),
     useT(): FeatureT {
       const { lang, t } = useI18n();
+      // biome-ignore lint/correctness/useExhaustiveDependencies: byLang is fixed when the feature's module loads
       return useMemo(() => {
         const featureT = ((key: K, params?: MessageParams) => fill(byLang[lang][key], params)) as FeatureT;
         featureT.shell = t;
         featureT.lang = lang;
         return featureT;
-      }, [lang, t, byLang]);
+      }, [lang, t]);
     },
   };
 }

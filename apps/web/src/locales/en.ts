@@ -101,6 +101,7 @@ export const en = {
   "route.app.deductRecord": "Deduct records",
   "route.app.consumeRecord": "Consume records",
   "route.app.notice": "Notice",
+  "route.app.developer": "Developer settings",
 
   // Back office
   "route.backend": "Back office",
@@ -137,6 +138,9 @@ export const en = {
   "route.backend.setting.smsTemplate": "SMS templates",
   "route.backend.setting.smsRecord": "SMS records",
   "route.backend.setting.system": "System configuration",
+  "route.backend.tenant": "Tenants",
+  "route.backend.tenant.list": "Tenant list",
+  "route.backend.setting.notice": "Notices",
 
   // RCS portal
   "route.rcs": "RCS portal",

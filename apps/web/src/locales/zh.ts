@@ -98,6 +98,7 @@ export const zh = {
   "route.app.deductRecord": "扣款记录",
   "route.app.consumeRecord": "消费记录",
   "route.app.notice": "公告",
+  "route.app.developer": "开发者设置",
 
   // Back office
   "route.backend": "后台",
@@ -134,6 +135,9 @@ export const zh = {
   "route.backend.setting.smsTemplate": "短信模板",
   "route.backend.setting.smsRecord": "短信记录",
   "route.backend.setting.system": "系统配置",
+  "route.backend.tenant": "平台管理",
+  "route.backend.tenant.list": "平台列表",
+  "route.backend.setting.notice": "公告管理",
 
   // RCS portal
   "route.rcs": "RCS用户中心",

@@ -11,10 +11,25 @@ import type { PageLoader, RouteNode } from "./types";
 
 const { ADMIN, AGENT, USER, SUPER_ADMIN } = UserType;
 
-// Pages of this shell: one honest "being built" page per area; later tasks swap in real pages.
-const appPage: PageLoader = () => import("../areas/app/pages/UnderConstructionPage");
-const backendPage: PageLoader = () => import("../areas/backend/pages/UnderConstructionPage");
+// The RCS portal (its own issue) still shows an honest "being built" page where its screens are not built yet.
 const rcsPage: PageLoader = () => import("../areas/rcs/pages/UnderConstructionPage");
+
+const customerDashboardPage: PageLoader = () => import("../features/dashboard/pages/CustomerDashboardPage");
+const backendDashboardPage: PageLoader = () => import("../features/dashboard/pages/BackendDashboardPage");
+const remitPage: PageLoader = () => import("../features/remit/pages/RemitPage");
+const rechargeRecordsPage: PageLoader = () => import("../features/finance-records/pages/RechargeRecordsPage");
+const consumeRecordsPage: PageLoader = () => import("../features/finance-records/pages/ConsumeRecordsPage");
+
+const customerTaskPage: PageLoader = () => import("../features/batches/pages/CustomerTaskPage");
+const backendTaskPage: PageLoader = () => import("../features/batches/pages/BackendTaskPage");
+const backendBatchDetailPage: PageLoader = () => import("../features/batches/pages/BackendDetailPage");
+
+const developerPage: PageLoader = () => import("../features/developer/pages/DeveloperPage");
+const developerInfoPage: PageLoader = () => import("../features/developer/pages/DeveloperInfoPage");
+const developerIpPage: PageLoader = () => import("../features/developer/pages/DeveloperIpPage");
+const developerNotifyPage: PageLoader = () => import("../features/developer/pages/DeveloperNotifyPage");
+const noticePage: PageLoader = () => import("../features/notice/pages/NoticePage");
+const noticeManagePage: PageLoader = () => import("../features/notice/pages/NoticeManagePage");
 
 const customerLogin: PageLoader = () =>
   import("../features/auth/pages/LoginPage").then((m) => ({ default: m.CustomerLoginPage }));
@@ -55,7 +70,7 @@ function backendProductGroup({ product, code }: (typeof PRODUCTS)[number]): Rout
         key: `${key}.task`,
         label: "route.backend.message.task",
         meta: { product, productCode: code },
-        page: backendPage,
+        page: backendTaskPage,
       },
       ...MESSAGE_FILTERS.map(
         (filter): RouteNode => ({
@@ -63,7 +78,7 @@ function backendProductGroup({ product, code }: (typeof PRODUCTS)[number]): Rout
           key: `${key}.${filter.key}`,
           label: filter.label,
           meta: { product, productCode: code, filterType: filter.filterType },
-          page: backendPage,
+          page: backendTaskPage,
         }),
       ),
       {
@@ -73,7 +88,7 @@ function backendProductGroup({ product, code }: (typeof PRODUCTS)[number]): Rout
         hideInMenu: true,
         activeMenu: `${key}.task`,
         meta: { product, productCode: code },
-        page: backendPage,
+        page: backendBatchDetailPage,
       },
     ],
   };
@@ -105,14 +120,20 @@ export const routeTree: readonly RouteNode[] = [
     layout: "sidebar",
     roles: [USER],
     children: [
-      { path: "dashboard", key: "app.dashboard", label: "route.app.dashboard", icon: "home", page: appPage },
+      {
+        path: "dashboard",
+        key: "app.dashboard",
+        label: "route.app.dashboard",
+        icon: "home",
+        page: customerDashboardPage,
+      },
       {
         path: "dashboard/remit",
         key: "app.dashboard.remit",
         label: "route.app.remit",
         hideInMenu: true,
         activeMenu: "app.dashboard",
-        page: appPage,
+        page: remitPage,
       },
       ...PRODUCTS.map(
         ({ product, code }): RouteNode => ({
@@ -122,7 +143,7 @@ export const routeTree: readonly RouteNode[] = [
           icon: product,
           hiddenInRcs: product !== "rcs",
           meta: { product, productCode: code },
-          page: appPage,
+          page: customerTaskPage,
         }),
       ),
       {
@@ -136,16 +157,21 @@ export const routeTree: readonly RouteNode[] = [
             key: "app.finance.recharge.add",
             label: "route.app.rechargeRecord",
             meta: { type: "add" },
-            page: appPage,
+            page: rechargeRecordsPage,
           },
           {
             path: "recharge/deduct",
             key: "app.finance.recharge.deduct",
             label: "route.app.deductRecord",
             meta: { type: "deduct" },
-            page: appPage,
+            page: rechargeRecordsPage,
           },
-          { path: "consume/customer", key: "app.finance.consume", label: "route.app.consumeRecord", page: appPage },
+          {
+            path: "consume/customer",
+            key: "app.finance.consume",
+            label: "route.app.consumeRecord",
+            page: consumeRecordsPage,
+          },
         ],
       },
       {
@@ -154,7 +180,14 @@ export const routeTree: readonly RouteNode[] = [
         label: "route.app.notice",
         icon: "notice",
         menuOnlyDomestic: true,
-        page: appPage,
+        page: noticePage,
+      },
+      {
+        path: "developer",
+        key: "app.developer",
+        label: "route.app.developer",
+        hideInMenu: true,
+        page: developerPage,
       },
     ],
   },
@@ -173,7 +206,7 @@ export const routeTree: readonly RouteNode[] = [
         key: "backend.dashboard",
         label: "route.backend.dashboard",
         icon: "home",
-        page: backendPage,
+        page: backendDashboardPage,
       },
       {
         path: "customer",
@@ -181,40 +214,50 @@ export const routeTree: readonly RouteNode[] = [
         label: "route.backend.customer",
         icon: "customer",
         children: [
-          { path: "list", key: "backend.customer.list", label: "route.backend.customer.list", page: backendPage },
+          {
+            path: "list",
+            key: "backend.customer.list",
+            label: "route.backend.customer.list",
+            page: () => import("../features/customers/pages/CustomerListPage"),
+          },
           {
             path: "recharge/add",
             key: "backend.customer.recharge.add",
             label: "route.backend.customer.rechargeAdd",
             meta: { type: "add" },
-            page: backendPage,
+            page: () => import("../features/customers/pages/RechargeRecordPage"),
           },
           {
             path: "recharge/deduct",
             key: "backend.customer.recharge.deduct",
             label: "route.backend.customer.rechargeDeduct",
             meta: { type: "deduct" },
-            page: backendPage,
+            page: () => import("../features/customers/pages/RechargeRecordPage"),
           },
           {
             path: "consume",
             key: "backend.customer.consume",
             label: "route.backend.customer.consume",
-            page: backendPage,
+            page: () => import("../features/customers/pages/ConsumePage"),
           },
-          { path: "remit", key: "backend.customer.remit", label: "route.backend.customer.remit", page: backendPage },
+          {
+            path: "remit",
+            key: "backend.customer.remit",
+            label: "route.backend.customer.remit",
+            page: () => import("../features/customers/pages/RemitPage"),
+          },
           {
             path: "authentication",
             key: "backend.customer.authentication",
             label: "route.backend.customer.authentication",
-            page: backendPage,
+            page: () => import("../features/customers/pages/AuthenticationPage"),
           },
           {
             path: "log",
             key: "backend.customer.log",
             label: "route.backend.customer.log",
             roles: [ADMIN],
-            page: backendPage,
+            page: () => import("../features/customers/pages/LoginLogPage"),
           },
         ],
       },
@@ -230,14 +273,28 @@ export const routeTree: readonly RouteNode[] = [
             path: "recharge",
             key: "backend.finance.recharge",
             label: "route.backend.finance.recharge",
-            page: backendPage,
+            page: () =>
+              import("../features/backend-finance/pages/AgentFinancePages").then((m) => ({
+                default: m.AgentRechargePage,
+              })),
           },
-          { path: "deduct", key: "backend.finance.deduct", label: "route.backend.finance.deduct", page: backendPage },
+          {
+            path: "deduct",
+            key: "backend.finance.deduct",
+            label: "route.backend.finance.deduct",
+            page: () =>
+              import("../features/backend-finance/pages/AgentFinancePages").then((m) => ({
+                default: m.AgentDeductPage,
+              })),
+          },
           {
             path: "consume",
             key: "backend.finance.consume",
             label: "route.backend.finance.consume",
-            page: backendPage,
+            page: () =>
+              import("../features/backend-finance/pages/AgentFinancePages").then((m) => ({
+                default: m.AgentConsumePage,
+              })),
           },
         ],
       },
@@ -248,25 +305,35 @@ export const routeTree: readonly RouteNode[] = [
         icon: "product",
         roles: [ADMIN],
         children: [
-          { path: "api", key: "backend.product.api", label: "route.backend.product.api", page: backendPage },
-          { path: "list", key: "backend.product.list", label: "route.backend.product.list", page: backendPage },
+          {
+            path: "api",
+            key: "backend.product.api",
+            label: "route.backend.product.api",
+            page: () => import("../features/channels/pages/ChannelsPage"),
+          },
+          {
+            path: "list",
+            key: "backend.product.list",
+            label: "route.backend.product.list",
+            page: () => import("../features/products/pages/ProductListPage"),
+          },
           {
             path: "statistics",
             key: "backend.product.statistics",
             label: "route.backend.product.statistics",
-            page: backendPage,
+            page: () => import("../features/channels/pages/ChannelStatsPage"),
           },
           {
             path: "finance/api",
             key: "backend.product.finance.api",
             label: "route.backend.product.financeApi",
-            page: backendPage,
+            page: () => import("../features/channels/pages/ChannelFinancePage"),
           },
           {
             path: "finance/remit",
             key: "backend.product.finance.remit",
             label: "route.backend.product.financeRemit",
-            page: backendPage,
+            page: () => import("../features/customers/pages/RemitPage"),
           },
         ],
       },
@@ -281,21 +348,48 @@ export const routeTree: readonly RouteNode[] = [
             path: "account",
             key: "backend.setting.account",
             label: "route.backend.setting.account",
-            page: backendPage,
+            page: () => import("../features/settings/pages/AccountsPage"),
           },
           {
             path: "sms/template",
             key: "backend.setting.sms.template",
             label: "route.backend.setting.smsTemplate",
-            page: backendPage,
+            page: () => import("../features/settings/pages/SmsTemplatesPage"),
           },
           {
             path: "sms/record",
             key: "backend.setting.sms.record",
             label: "route.backend.setting.smsRecord",
-            page: backendPage,
+            page: () => import("../features/settings/pages/SmsRecordsPage"),
           },
-          { path: "system", key: "backend.setting.system", label: "route.backend.setting.system", page: backendPage },
+          {
+            path: "system",
+            key: "backend.setting.system",
+            label: "route.backend.setting.system",
+            page: () => import("../features/settings/pages/SystemSettingsPage"),
+          },
+          {
+            path: "notice",
+            key: "backend.setting.notice",
+            label: "route.backend.setting.notice",
+            roles: [ADMIN],
+            page: noticeManagePage,
+          },
+        ],
+      },
+      {
+        path: "tenant",
+        key: "backend.tenant",
+        label: "route.backend.tenant",
+        icon: "setting",
+        roles: [SUPER_ADMIN],
+        children: [
+          {
+            path: "list",
+            key: "backend.tenant.list",
+            label: "route.backend.tenant.list",
+            page: () => import("../features/tenants/pages/TenantListPage"),
+          },
         ],
       },
     ],
@@ -364,9 +458,14 @@ export const routeTree: readonly RouteNode[] = [
         label: "route.rcs.developer",
         icon: "developer",
         children: [
-          { path: "info", key: "rcs.developer.info", label: "route.rcs.developer.info", page: rcsPage },
-          { path: "ip", key: "rcs.developer.ip", label: "route.rcs.developer.ip", page: rcsPage },
-          { path: "notify", key: "rcs.developer.notify", label: "route.rcs.developer.notify", page: rcsPage },
+          { path: "info", key: "rcs.developer.info", label: "route.rcs.developer.info", page: developerInfoPage },
+          { path: "ip", key: "rcs.developer.ip", label: "route.rcs.developer.ip", page: developerIpPage },
+          {
+            path: "notify",
+            key: "rcs.developer.notify",
+            label: "route.rcs.developer.notify",
+            page: developerNotifyPage,
+          },
         ],
       },
     ],

@@ -18,6 +18,11 @@ export interface BatchJobs {
   ingest(batchId: bigint): Promise<void>;
   /** scheduledAt in the future: the job waits until then. */
   dispatch(batchId: bigint, scheduledAt: Date | null): Promise<void>;
+  /**
+   * A new schedule for a batch already in 20: a dispatch job still waiting gets the new delay, else one is
+   * added. (A job that fires early finds the batch not due and does nothing; the scheduler comes back for it.)
+   */
+  reschedule(batchId: bigint, scheduledAt: Date | null): Promise<void>;
   finish(batchId: bigint): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +59,19 @@ export function bullBatchJobs(connection: Redis, redisPrefix: string, now: () =>
         ...JOB_OPTIONS.dispatch,
         delay: scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0,
       }),
+    reschedule: async (batchId, scheduledAt) => {
+      const delay = scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0;
+      const job = await queue(QUEUE.dispatchBatch).getJob(batchJobId(QUEUE.dispatchBatch, batchId.toString()));
+      if (job && (await job.isDelayed())) {
+        try {
+          await job.changeDelay(delay);
+          return;
+        } catch {
+          // It left the delayed set meanwhile (ran or was removed): fall through to a fresh add.
+        }
+      }
+      await add(QUEUE.dispatchBatch, batchId, { ...JOB_OPTIONS.dispatch, delay });
+    },
     finish: (batchId) => add(QUEUE.finishBatch, batchId, JOB_OPTIONS.finish),
     close: async () => {
       await Promise.all([...queues.values()].map((q) => q.close()));

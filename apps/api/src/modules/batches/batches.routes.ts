@@ -10,6 +10,7 @@ import {
   batchList,
   batchListQuery,
   batchRow,
+  batchScheduleBody,
   batchSubmitBody,
   batchSubmitResult,
   recipientList,
@@ -31,7 +32,7 @@ import { developerApiRoutes } from "./developer-api.routes";
 import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
 import { preSubmit, preSubmitFile } from "./pre.service";
 import { submitBatch, submitFileBatch } from "./submit.service";
-import { cancelBatch, passReview, rejectReview, terminateBatch } from "./transitions.service";
+import { cancelBatch, passReview, rejectReview, rescheduleBatch, terminateBatch } from "./transitions.service";
 
 const { SUPER_ADMIN, ADMIN, AGENT, USER } = UserType;
 const security = [{ bearer: [] }];
@@ -192,6 +193,23 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => cancelBatch(deps, principalOf(req), req.body.id, new Date()),
+  );
+  app.post(
+    "/batch/schedule",
+    {
+      preHandler: staff,
+      schema: {
+        tags,
+        security,
+        summary: "Change the send time of a batch pending send (20), or null to send at once; admin or owning agent",
+        description:
+          "One conditional update on status 20: a batch that started sending (or ended) answers 409. The time " +
+          "must be in the future and at most 90 days ahead.",
+        body: batchScheduleBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) => rescheduleBatch(deps, principalOf(req), req.body, new Date()),
   );
   app.post(
     "/batch/terminate",

@@ -4,9 +4,11 @@
 import {
   BalanceLogType,
   type BatchRow,
+  type BatchScheduleBody,
   BatchStatus,
   CANCELLABLE_BATCH_STATUSES,
   canTransition,
+  RESCHEDULABLE_BATCH_STATUSES,
   type ReviewPassBody,
   type ReviewRejectBody,
   type TerminateBody,
@@ -162,6 +164,36 @@ export async function terminateBatch(deps: BatchDeps, p: Principal, body: Termin
   } catch (err) {
     // The stop is committed and the sending chunks see it; only the settling waits for a later finish job.
     deps.log.error({ err, batchId: id.toString() }, "could not enqueue finish-batch after a terminate");
+  }
+  return batchRowById(deps.prisma, id);
+}
+
+/**
+ * Admin or owning agent changes the send time of a batch pending send (20), or clears it to send at once:
+ * one conditional update on the status, so a batch that started sending meanwhile answers 409 and keeps its
+ * schedule. The waiting dispatch job is moved to the new time.
+ */
+export async function rescheduleBatch(
+  deps: BatchDeps,
+  p: Principal,
+  body: BatchScheduleBody,
+  now: Date,
+): Promise<BatchRow> {
+  const id = BigInt(body.id);
+  await findVisibleBatch(deps.prisma, p, id, { id: true });
+  const scheduledAt = body.scheduledAt === null ? null : checkSchedule(body.scheduledAt, now);
+  const changed = await deps.prisma.messageBatch.updateMany({
+    where: { id, status: { in: [...RESCHEDULABLE_BATCH_STATUSES] } },
+    data: { scheduledAt },
+  });
+  if (changed.count === 0) {
+    const current = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true } });
+    throw illegal(current?.status ?? BatchStatus.PENDING_SEND);
+  }
+  try {
+    await deps.jobs.reschedule(id, scheduledAt);
+  } catch (err) {
+    deps.log.error({ err, batchId: id.toString() }, "could not move the dispatch job; the scheduler will");
   }
   return batchRowById(deps.prisma, id);
 }

@@ -8,7 +8,7 @@
 //
 // The batch issue prices every recipient with resolveUnitPrices (a constant number of queries for any number
 // of countries). An agent's cost price is the same lookup with the agent as the "customer".
-import { ActiveStatus, inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
+import { inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { activeProductOfCustomer } from "./customer-product";
 

@@ -49,6 +49,32 @@ function absolute(base: string, path: string | null): string | null {
   return `${base.replace(/\/$/, "")}/${path.replace(/^\//, "")}`;
 }
 
+/**
+ * The tenant's mode (TenantSetting.international, true without a settings row) for the website config: of the
+ * tenant-id header's tenant when it names an active one (a signed-in user's own tenant), else of the host's
+ * tenant; undefined when neither names one.
+ */
+export async function tenantInternational(
+  db: Db,
+  req: FastifyRequest,
+  hostTenantId: number | null,
+): Promise<boolean | undefined> {
+  let tenantId = hostTenantId;
+  let fromHeader: number | undefined;
+  try {
+    fromHeader = tenantHeader(req);
+  } catch {
+    fromHeader = undefined; // a malformed header does not break the branding; the host decides
+  }
+  if (fromHeader !== undefined) {
+    const tenant = await db.tenant.findUnique({ where: { id: fromHeader }, select: { status: true } });
+    if (tenant?.status === ActiveStatus.NORMAL) tenantId = fromHeader;
+  }
+  if (tenantId === null) return undefined;
+  const setting = await db.tenantSetting.findUnique({ where: { tenantId }, select: { international: true } });
+  return setting?.international ?? true;
+}
+
 /** Agent branding first, then the tenant's, then the built-in default ('RCS message platform'). */
 export async function websiteConfigFor(
   db: Db,
@@ -73,10 +99,21 @@ export async function websiteConfigFor(
       };
     }
   }
+  const international = await tenantInternational(db, req, config?.tenantId ?? null);
+  const mode = international === undefined ? {} : { international };
   if (!config) {
-    return { title: DEFAULT_SITE_TITLE, logo: null, logoSmall: null, description: null, agentId: null, tenantId: null };
+    return {
+      title: DEFAULT_SITE_TITLE,
+      logo: null,
+      logoSmall: null,
+      description: null,
+      agentId: null,
+      tenantId: null,
+      ...mode,
+    };
   }
   return {
+    ...mode,
     title: config.title || DEFAULT_SITE_TITLE,
     logo: absolute(base, config.logo),
     logoSmall: absolute(base, config.logoSmall),

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
+import { setTenantInternational } from "../../../lib/international";
 
 /** GET /website/config: branding of the host's tenant or agent. Logo URLs are absolute. */
 export interface WebsiteConfig {
@@ -9,10 +10,15 @@ export interface WebsiteConfig {
   description: string | null;
   agentId: number | string | null;
   tenantId: number | string | null;
+  /** The tenant's mode (true international, false domestic); absent when the server knows no tenant. */
+  international?: boolean;
 }
 
-export function getWebsiteConfig(signal?: AbortSignal): Promise<WebsiteConfig | null> {
-  return api.get<WebsiteConfig | null>("/website/config", { signal });
+/** Also records the tenant's mode, which drives the international flag and the notice menu (lib/international). */
+export async function getWebsiteConfig(signal?: AbortSignal): Promise<WebsiteConfig | null> {
+  const cfg = await api.get<WebsiteConfig | null>("/website/config", { signal });
+  setTenantInternational(cfg?.international);
+  return cfg;
 }
 
 export function websiteConfigQueryOptions() {

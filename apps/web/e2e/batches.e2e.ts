@@ -1,0 +1,199 @@
+// Message batches in a real browser with the workers and an SMSC simulator: a customer sends a file batch and
+// watches it finish without reloading, opens it and exports its recipients; with review forced, the agent
+// passes a batch in the review list and watches it finish.
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPrisma } from "@switchboard/db";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Harness, SCREENSHOT_DIR, startHarness } from "./harness";
+
+let h: Harness;
+const prisma = createPrisma(inject("databaseUrl"), { max: 2 });
+
+beforeAll(async () => {
+  h = await startHarness({ workers: true });
+});
+afterAll(async () => {
+  await h?.close();
+  await prisma.$disconnect();
+});
+
+const FINISHED = "22";
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+
+async function signIn(page: Page, loginPath: string, username: string, password: string, landing: RegExp) {
+  await page.goto(loginPath);
+  await page.getByTestId("login-username").fill(username);
+  await page.getByTestId("login-password").fill(password);
+  await page.getByTestId("login-submit").click();
+  await page.waitForURL(landing);
+}
+
+const rowOf = (page: Page, batchId: string) =>
+  page.locator(`[data-testid="batch-table"] tbody tr[data-row-key="${batchId}"]`);
+
+/** Waits for the row's status tag to read `status`, the page never reloading meanwhile. */
+async function waitForStatus(row: Locator, status: string, timeout = 60_000) {
+  await expect
+    .poll(() => row.getByTestId("batch-status").first().getAttribute("data-status"), { timeout, interval: 500 })
+    .toBe(status);
+}
+
+/** A marker on window that a reload would wipe. */
+async function markPage(page: Page) {
+  await page.evaluate(() => {
+    (globalThis as unknown as { __noReload: number }).__noReload = 1;
+  });
+}
+const stillSamePage = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __noReload?: number }).__noReload === 1);
+
+describe("message batches in Chromium", () => {
+  it("a customer sends a file batch, watches it reach 'send finished' live, opens it and exports it", async () => {
+    const numbers = Array.from({ length: 19 }, (_, i) => `+86138001381${String(i).padStart(2, "0")}`);
+    const lines = [...numbers, "12345", numbers[3]];
+    const file = path.join(tmpdir(), `h1b-batch-${Date.now()}.csv`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+
+    const page = await h.newPage();
+    await signIn(page, "/login", "customer", "Customer123", /\/app\/dashboard/);
+    await page.goto("/app/sms/message/task");
+    await page.getByTestId("batch-table").waitFor();
+    await markPage(page);
+
+    await page.getByTestId("new-task").click();
+    const modal = page.getByTestId("task-modal");
+    await modal.waitFor();
+    await page.getByTestId("task-mode-file").click();
+    await page.getByTestId("task-file-input").setInputFiles(file);
+    await page.getByTestId("task-sms-text").fill("Your delivery arrives today. Reply STOP to opt out.");
+    await page.getByTestId("task-check").click();
+    const summary = page.getByTestId("task-summary");
+    await summary.waitFor({ timeout: 20_000 });
+    const summaryText = (await summary.innerText()).replace(/\s+/g, " ");
+    expect(summaryText).toMatch(/号码总数 21/);
+    expect(summaryText).toMatch(/有效号码 19/);
+    expect(summaryText).toMatch(/无效号码 1/);
+    expect(summaryText).toMatch(/重复号码 1/);
+    await page.getByTestId("task-confirm").click();
+    await modal.waitFor({ state: "hidden", timeout: 20_000 });
+
+    const first = page.locator('[data-testid="batch-table"] tbody tr[data-row-key]').first();
+    await first.waitFor();
+    const batchId = (await first.getAttribute("data-row-key")) ?? "";
+    expect(batchId).toMatch(/^\d+$/);
+    const row = rowOf(page, batchId);
+    await waitForStatus(row, FINISHED);
+    expect(await stillSamePage(page)).toBe(true);
+    await expect.poll(() => row.getByTestId("batch-progress").getAttribute("data-percent")).toBe("100");
+    await shot(page, "batches-customer-task-list");
+
+    await row.getByTestId("batch-open").click();
+    const detail = page.getByTestId("batch-detail");
+    await detail.waitFor();
+    await expect.poll(() => detail.getByTestId("count-valid").innerText()).toContain("19");
+    expect(await detail.getByTestId("count-invalid").innerText()).toContain("1");
+    expect(await detail.getByTestId("count-duplicate").innerText()).toContain("1");
+    expect(await detail.getByTestId("preview-text").innerText()).toContain("Your delivery arrives today");
+    await detail.getByTestId("recipient-list").locator("tbody tr[data-row-key]").first().waitFor();
+    await shot(page, "batches-customer-detail");
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      detail.getByTestId("export-recipients").click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`batch-${batchId}-recipients.csv`);
+    const csv = readFileSync((await download.path()) ?? "", "utf8").replace(/^\uFEFF/, "");
+    const csvLines = csv.split("\r\n").filter((l) => l !== "");
+    expect(csvLines[0]?.split(",").slice(0, 2)).toEqual(["phone", "country"]);
+    expect(csvLines.slice(1).map((l) => l.split(",")[0])).toEqual(numbers);
+    expect(csvLines.slice(1).every((l) => l.split(",")[1] === "CN")).toBe(true);
+
+    const [rejected] = await Promise.all([
+      page.waitForEvent("download"),
+      detail.getByTestId("export-rejected").click(),
+    ]);
+    const rejectedCsv = readFileSync((await rejected.path()) ?? "", "utf8").replace(/^\uFEFF/, "");
+    expect(rejectedCsv.split("\r\n").filter((l) => l !== "")).toEqual([
+      "number,reason",
+      "12345,invalid",
+      `${numbers[3]},duplicate`,
+    ]);
+    await page.context().close();
+  });
+
+  it("with review forced, the agent passes a batch in SMS review and watches it reach 'send finished'", async () => {
+    const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: "demo" }, select: { id: true } });
+    const before = await prisma.tenantSetting.findUniqueOrThrow({
+      where: { tenantId: tenant.id },
+      select: { reviewMode: true },
+    });
+    await prisma.tenantSetting.update({ where: { tenantId: tenant.id }, data: { reviewMode: 1 } });
+    try {
+      const customer = await h.newPage();
+      await signIn(customer, "/login", "customer", "Customer123", /\/app\/dashboard/);
+      const submitted = await customer.evaluate(async (apiUrl) => {
+        const headers: Record<string, string> = {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${localStorage.getItem("switchboard.token")}`,
+        };
+        const tenantId = localStorage.getItem("switchboard.tenantId");
+        if (tenantId) headers["tenant-id"] = tenantId;
+        const res = await fetch(`${apiUrl}/batch/submit`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            productCode: 3000,
+            taskType: 2,
+            submitMode: 2,
+            numbers: ["+8613800138201", "+8613800138202", "+8613800138203"],
+            content: { product: 3000, text: "Reviewed message: your order has shipped." },
+          }),
+        });
+        return (await res.json()) as { code: number; data: { batch: { id: string; status: number } } };
+      }, h.apiUrl);
+      expect(submitted.code).toBe(0);
+      expect(submitted.data.batch.status).toBe(11);
+      const batchId = submitted.data.batch.id;
+      await customer.context().close();
+
+      const agent = await h.newPage();
+      await signIn(agent, "/system/login", "agent", "Agent12345", /\/backend\/dashboard/);
+      await agent.goto("/backend/sms/message/1");
+      const row = rowOf(agent, batchId);
+      await row.waitFor();
+      await waitForStatus(row, "11", 5_000);
+      await shot(agent, "batches-backend-review-list");
+
+      await row.getByTestId("batch-review").click();
+      const modal = agent.getByTestId("review-modal");
+      await modal.getByTestId("content-preview").waitFor();
+      expect(await modal.getByTestId("preview-text").innerText()).toContain("your order has shipped");
+      await shot(agent, "batches-backend-review-modal");
+      await modal.getByTestId("review-submit").click();
+      await modal.waitFor({ state: "hidden" });
+      // Passed: it leaves the review list.
+      await row.waitFor({ state: "detached" });
+
+      await agent.goto("/backend/sms/message/task");
+      const taskRow = rowOf(agent, batchId);
+      await taskRow.waitFor();
+      await markPage(agent);
+      await waitForStatus(taskRow, FINISHED);
+      expect(await stillSamePage(agent)).toBe(true);
+
+      await taskRow.getByTestId("batch-open").click();
+      await agent.waitForURL(new RegExp(`/backend/sms/message/detail/${batchId}$`));
+      const detail = agent.getByTestId("batch-detail");
+      await detail.waitFor();
+      await expect.poll(() => detail.getByTestId("count-sent").innerText()).toContain("3");
+      expect(await detail.getByTestId("batch-history").innerText()).toContain("agent");
+      await shot(agent, "batches-backend-detail");
+      await agent.context().close();
+    } finally {
+      await prisma.tenantSetting.update({ where: { tenantId: tenant.id }, data: { reviewMode: before.reviewMode } });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import type { BatchRow } from "@switchboard/contracts";
+import { Col, Row, Statistic } from "antd";
+import { formatMoney, formatNumber } from "../../../lib/format";
+import { type BatchMessageKey, messages } from "../messages";
+
+type CountField =
+  | "totalCount"
+  | "validCount"
+  | "invalidCount"
+  | "duplicateCount"
+  | "notServedCount"
+  | "sentCount"
+  | "successCount"
+  | "failedCount"
+  | "deliveredCount"
+  | "undeliveredCount";
+
+const COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: string }> = [
+  { field: "totalCount", label: "counts.total", id: "total" },
+  { field: "validCount", label: "counts.valid", id: "valid" },
+  { field: "invalidCount", label: "counts.invalid", id: "invalid" },
+  { field: "duplicateCount", label: "counts.duplicate", id: "duplicate" },
+  { field: "notServedCount", label: "counts.notServed", id: "not-served" },
+  { field: "sentCount", label: "counts.sent", id: "sent" },
+  { field: "successCount", label: "counts.success", id: "success" },
+  { field: "failedCount", label: "counts.failed", id: "failed" },
+  { field: "deliveredCount", label: "counts.delivered", id: "delivered" },
+  { field: "undeliveredCount", label: "counts.undelivered", id: "undelivered" },
+];
+
+/** A batch's counts and money: total, valid, rejected, sent, failed, delivered, cost and refund. */
+export function BatchCounts({ batch }: { batch: Pick<BatchRow, CountField | "cost" | "refunded"> }) {
+  const t = messages.useT();
+  return (
+    <Row gutter={[16, 16]} data-testid="batch-counts">
+      {COUNTS.map((c) => (
+        <Col key={c.field} xs={12} sm={8} md={6} lg={4}>
+          <Statistic
+            title={t(c.label)}
+            value={formatNumber(batch[c.field])}
+            data-testid={`count-${c.id}`}
+            styles={{ content: { fontSize: 20 } }}
+          />
+        </Col>
+      ))}
+      <Col xs={12} sm={8} md={6} lg={4}>
+        <Statistic
+          title={t("counts.cost")}
+          value={formatMoney(batch.cost)}
+          data-testid="count-cost"
+          styles={{ content: { fontSize: 20 } }}
+        />
+      </Col>
+      <Col xs={12} sm={8} md={6} lg={4}>
+        <Statistic
+          title={t("counts.refunded")}
+          value={formatMoney(batch.refunded)}
+          data-testid="count-refunded"
+          styles={{ content: { fontSize: 20 } }}
+        />
+      </Col>
+    </Row>
+  );
+}

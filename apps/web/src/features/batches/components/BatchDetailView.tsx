@@ -1,0 +1,190 @@
+import { useQuery } from "@tanstack/react-query";
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Result,
+  Row,
+  Skeleton,
+  Space,
+  Table,
+  Timeline,
+  Typography,
+} from "antd";
+import type { ReactNode } from "react";
+import { errorText } from "../../../hooks/use-api-error-message";
+import { isApiError } from "../../../lib/api";
+import { formatMoney, formatNumber } from "../../../lib/format";
+import { type BatchDetail, batchKeys, fetchBatchDetail } from "../api";
+import { type BatchMessageKey, messages } from "../messages";
+import { liveInterval } from "../status";
+import { BatchCounts } from "./BatchCounts";
+import { BatchProgress } from "./BatchProgress";
+import { BatchStatusTag } from "./BatchStatusTag";
+import { ContentPreview } from "./ContentPreview";
+import { RecipientList } from "./RecipientList";
+import { formatTime } from "./time";
+
+/** The batch's own query; polls like the lists while the batch moves by itself. */
+export function useBatchDetail(batchId: string) {
+  return useQuery({
+    queryKey: batchKeys.detail(batchId),
+    queryFn: ({ signal }) => fetchBatchDetail(batchId, signal),
+    refetchInterval: (q) => liveInterval(q.state.data ? [q.state.data] : undefined),
+    staleTime: 0,
+  });
+}
+
+const ENDED_BY_REVIEW = 13;
+
+function History({ batch }: { batch: BatchDetail }) {
+  const t = messages.useT();
+  const items: { color?: string; content: ReactNode }[] = [
+    { color: "blue", content: `${t("history.created")} · ${formatTime(batch.createdAt)}` },
+  ];
+  if (batch.reviewedAt) {
+    items.push({
+      color: batch.status === ENDED_BY_REVIEW ? "red" : "green",
+      content: (
+        <span>
+          {t("history.reviewed")} · {formatTime(batch.reviewedAt)}
+          {batch.reviewer ? ` · ${t("history.by", { name: batch.reviewer })}` : ""}
+        </span>
+      ),
+    });
+  }
+  if (batch.startedAt)
+    items.push({ color: "blue", content: `${t("history.started")} · ${formatTime(batch.startedAt)}` });
+  if (batch.finishedAt) {
+    items.push({
+      color: batch.status === 22 ? "green" : "gray",
+      content: `${t("history.finished")} · ${formatTime(batch.finishedAt)}`,
+    });
+  }
+  items.push({ content: <BatchStatusTag status={batch.status} ingesting={batch.ingesting} /> });
+  return <Timeline items={items} data-testid="batch-history" />;
+}
+
+/**
+ * One batch: status and progress, counts, the content as the recipient sees it, schedule, status history
+ * and reason, recipients per country, and the recipient list with its exports. `actions` renders the
+ * caller's buttons (cancel, review, terminate) for the loaded batch.
+ */
+export function BatchDetailView({
+  batchId,
+  staff,
+  actions,
+}: {
+  batchId: string;
+  staff: boolean;
+  actions?: (batch: BatchDetail) => ReactNode;
+}) {
+  const t = messages.useT();
+  const query = useBatchDetail(batchId);
+
+  if (query.isLoading) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (query.isError && !query.data) {
+    const notFound = isApiError(query.error) && query.error.status === 404;
+    return (
+      <Result
+        status={notFound ? "404" : "warning"}
+        title={notFound ? t("detail.notFound") : errorText(query.error, t.shell)}
+        extra={notFound ? undefined : <Button onClick={() => query.refetch()}>{t.shell("common.retry")}</Button>}
+      />
+    );
+  }
+  const batch = query.data;
+  if (!batch) return null;
+  const live = liveInterval([batch]) !== false;
+
+  return (
+    <div data-testid="batch-detail" data-batch-id={batch.id}>
+      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 16 }} wrap>
+        <Space size="middle" wrap>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t("detail.title", { id: batch.id })}
+          </Typography.Title>
+          <BatchStatusTag status={batch.status} ingesting={batch.ingesting} />
+          <Typography.Text type="secondary">{batch.productName}</Typography.Text>
+          {staff && <Typography.Text type="secondary">{batch.user}</Typography.Text>}
+        </Space>
+        {actions?.(batch)}
+      </Space>
+      {batch.reason && (
+        <Alert
+          type={batch.status === ENDED_BY_REVIEW || batch.status === 24 ? "error" : "warning"}
+          showIcon
+          title={`${t("detail.reason")}: ${batch.reason}`}
+          style={{ marginBottom: 16 }}
+          data-testid="batch-reason"
+        />
+      )}
+      <div style={{ maxWidth: 420, marginBottom: 16 }}>
+        <BatchProgress batch={batch} />
+      </div>
+      <BatchCounts batch={batch} />
+      <Row gutter={[24, 24]} style={{ marginTop: 24 }}>
+        <Col xs={24} lg={10}>
+          <Card size="small" title={t("detail.content")}>
+            <ContentPreview content={batch.content} senderId={batch.senderId} />
+          </Card>
+        </Col>
+        <Col xs={24} lg={14}>
+          <Card size="small" title={t("detail.summary")}>
+            <Descriptions
+              size="small"
+              column={1}
+              items={[
+                {
+                  key: "schedule",
+                  label: t("detail.schedule"),
+                  children: (
+                    <span data-testid="batch-schedule">
+                      {batch.scheduledAt ? formatTime(batch.scheduledAt) : t("detail.scheduleNow")}
+                    </span>
+                  ),
+                },
+                {
+                  key: "mode",
+                  label: t("detail.mode"),
+                  children: t(`detail.mode.${batch.submitMode}` as BatchMessageKey),
+                },
+                {
+                  key: "source",
+                  label: t("detail.source"),
+                  children: t(`detail.source.${batch.source}` as BatchMessageKey),
+                },
+                ...(batch.fileName ? [{ key: "file", label: t("detail.fileName"), children: batch.fileName }] : []),
+                ...(batch.reviewer ? [{ key: "reviewer", label: t("detail.reviewer"), children: batch.reviewer }] : []),
+              ]}
+            />
+            <Typography.Title level={5} style={{ marginTop: 16 }}>
+              {t("detail.history")}
+            </Typography.Title>
+            <History batch={batch} />
+          </Card>
+        </Col>
+      </Row>
+      {batch.countries.length > 0 && (
+        <Card size="small" title={t("detail.countries")} style={{ marginTop: 24 }}>
+          <Table
+            size="small"
+            rowKey="countryCode"
+            pagination={false}
+            dataSource={batch.countries}
+            columns={[
+              { title: t("col.country"), dataIndex: "countryCode", key: "countryCode" },
+              { title: t("counts.valid"), dataIndex: "count", key: "count", render: (v: number) => formatNumber(v) },
+              { title: t("counts.cost"), dataIndex: "cost", key: "cost", render: (v: string) => formatMoney(v) },
+            ]}
+          />
+        </Card>
+      )}
+      <Card size="small" title={t("detail.recipients")} style={{ marginTop: 24 }}>
+        <RecipientList batchId={batch.id} staff={staff} live={live} />
+      </Card>
+    </div>
+  );
+}

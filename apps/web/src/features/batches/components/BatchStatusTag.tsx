@@ -1,0 +1,21 @@
+import { Space, Tag } from "antd";
+import { messages } from "../messages";
+import { statusColor, statusKey } from "../status";
+
+/** A batch status with the spec's name (zh/en); a file batch still being read says so beside it. */
+export function BatchStatusTag({ status, ingesting = false }: { status: number; ingesting?: boolean }) {
+  const t = messages.useT();
+  const key = statusKey(status);
+  return (
+    <Space size={4} wrap>
+      <Tag color={statusColor(status)} data-testid="batch-status" data-status={status}>
+        {key ? t(key) : t("status.unknown", { code: status })}
+      </Tag>
+      {ingesting && (
+        <Tag color="processing" data-testid="batch-ingesting">
+          {t("status.ingesting")}
+        </Tag>
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,125 @@
+/** /app/{product}/message/task: the customer's batches of one product, live progress, new task, detail. */
+import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
+import type { ProductCode } from "@switchboard/contracts/codes";
+import { useQueryClient } from "@tanstack/react-query";
+import { App, Button, Drawer, Space, Typography } from "antd";
+import { useSearchParams } from "react-router-dom";
+import { PageContainer } from "../../../components/PageContainer";
+import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useCurrentRoute } from "../../../routes/route-context";
+import { DirectTaskModal } from "../../batch-submit/components/DirectTaskModal";
+import { type BatchRow, batchKeys } from "../api";
+import { BatchDetailView } from "../components/BatchDetailView";
+import {
+  BATCH_FILTER_KEYS,
+  BatchFilters,
+  BatchTable,
+  type BatchUrlFilters,
+  listParams,
+  useBatchList,
+} from "../components/BatchListParts";
+import { useBatchActions } from "../hooks/use-batch-actions";
+import { messages } from "../messages";
+import { canCancel, liveInterval } from "../status";
+
+const CUSTOMER_FILTERS = BATCH_FILTER_KEYS.filter((k) => k !== "userId");
+
+export default function CustomerTaskPage() {
+  const t = messages.useT();
+  const { message } = App.useApp();
+  const meta = useCurrentRoute().node.meta ?? {};
+  const productCode = Number(meta.productCode) as ProductCode;
+  const url = useUrlFilters<BatchUrlFilters>(CUSTOMER_FILTERS);
+  const query = useBatchList(listParams(url, { productCode }));
+  const actions = useBatchActions();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const openId = search.get("batch");
+  const creating = search.get("new") === "1";
+
+  const setParam = (key: string, value: string | null) =>
+    setSearch((prev) => {
+      const out = new URLSearchParams(prev);
+      if (value === null) out.delete(key);
+      else out.set(key, value);
+      return out;
+    });
+
+  const rowActions = (row: BatchRow) => (
+    <Space size={0}>
+      <Button type="link" size="small" onClick={() => setParam("batch", row.id)}>
+        {t("action.detail")}
+      </Button>
+      {canCancel(row.status) && (
+        <Button
+          type="link"
+          size="small"
+          danger
+          loading={actions.cancelling === row.id}
+          onClick={() => actions.confirmCancel(row.id)}
+          data-testid="batch-cancel"
+        >
+          {t("action.cancel")}
+        </Button>
+      )}
+    </Space>
+  );
+
+  const live = liveInterval(query.data?.list) !== false;
+
+  return (
+    <PageContainer
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setParam("new", "1")} data-testid="new-task">
+          {t("action.newTask")}
+        </Button>
+      }
+    >
+      <BatchFilters url={url} showStatus showCustomer={false} />
+      {live && (
+        <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
+          <SyncOutlined spin /> {t("list.live")}
+        </Typography.Text>
+      )}
+      <BatchTable
+        query={query}
+        url={url}
+        staff={false}
+        onOpen={(row) => setParam("batch", row.id)}
+        actions={rowActions}
+      />
+      <Drawer
+        open={openId !== null}
+        onClose={() => setParam("batch", null)}
+        size={1000}
+        destroyOnHidden
+        title={openId ? t("detail.title", { id: openId }) : undefined}
+        data-testid="batch-drawer"
+      >
+        {openId && (
+          <BatchDetailView
+            batchId={openId}
+            staff={false}
+            actions={(b) =>
+              canCancel(b.status) ? (
+                <Button danger onClick={() => actions.confirmCancel(b.id)} data-testid="detail-cancel">
+                  {t("action.cancel")}
+                </Button>
+              ) : null
+            }
+          />
+        )}
+      </Drawer>
+      <DirectTaskModal
+        productCode={productCode}
+        open={creating}
+        onClose={() => setParam("new", null)}
+        onSubmitted={(batchId) => {
+          setParam("new", null);
+          message.success(t("done.submitted", { id: batchId }));
+          void queryClient.invalidateQueries({ queryKey: batchKeys.all });
+        }}
+      />
+    </PageContainer>
+  );
+}

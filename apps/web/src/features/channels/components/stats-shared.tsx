@@ -1,0 +1,92 @@
+import { ProductCode } from "@switchboard/contracts/codes";
+import { Button, DatePicker, Result, Select, Space } from "antd";
+import dayjs, { type Dayjs } from "dayjs";
+import { useMemo } from "react";
+import { useSearchParams } from "react-router-dom";
+import { errorText } from "../../../hooks/use-api-error-message";
+import { useSearchParamSetter } from "../../products/use-search-param-setter";
+import { useAllChannels, useChannelStats } from "../api";
+import { messages } from "../messages";
+
+const DAY = "YYYY-MM-DD";
+const DEFAULT_DAYS = 7;
+
+/** A share as a percentage with one decimal ("-" when there is nothing to divide by). */
+export function rate(part: number, whole: number): string {
+  return whole > 0 ? `${((part * 100) / whole).toFixed(1)}%` : "-";
+}
+
+/** Per-channel statistics over whole days of the browser's time zone; the range is kept in the URL. */
+export function useStatsFilters() {
+  const [search] = useSearchParams();
+  const today = dayjs().startOf("day");
+  const fromDay = dayjs(search.get("from") ?? "", DAY, true);
+  const toDay = dayjs(search.get("to") ?? "", DAY, true);
+  const start = fromDay.isValid() ? fromDay : today.subtract(DEFAULT_DAYS - 1, "day");
+  const end = toDay.isValid() && !toDay.isBefore(start) ? toDay : today;
+  const productCode = search.get("productCode") ?? undefined;
+  const channelId = search.get("channelId") ?? undefined;
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+  const from = start.startOf("day").toISOString();
+  const to = end.add(1, "day").startOf("day").toISOString();
+  const params = useMemo(
+    () => ({ from, to, timeZone, productCode, channelId }),
+    [from, to, timeZone, productCode, channelId],
+  );
+  const set = useSearchParamSetter();
+  return { start, end, productCode, channelId, params, set };
+}
+
+export function StatsToolbar({ filters }: { filters: ReturnType<typeof useStatsFilters> }) {
+  const t = messages.useT();
+  const channels = useAllChannels(filters.productCode ? Number(filters.productCode) : undefined);
+  return (
+    <Space wrap style={{ marginBottom: 16 }}>
+      <DatePicker.RangePicker
+        aria-label={t("stats.range")}
+        allowClear={false}
+        value={[filters.start, filters.end]}
+        disabledDate={(d: Dayjs) => d.isAfter(dayjs().endOf("day"))}
+        onChange={(range) => {
+          const [a, b] = range ?? [];
+          if (a && b) filters.set({ from: a.format(DAY), to: b.format(DAY) });
+        }}
+        data-testid="stats-range"
+      />
+      <Select
+        aria-label={t("stats.product")}
+        placeholder={t("stats.product")}
+        allowClear
+        style={{ width: 140 }}
+        value={filters.productCode}
+        options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
+        onChange={(v) => filters.set({ productCode: v, channelId: undefined })}
+      />
+      <Select
+        aria-label={t("stats.channel")}
+        placeholder={t("stats.channel")}
+        allowClear
+        style={{ width: 220 }}
+        value={filters.channelId}
+        options={(channels.data?.list ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+        onChange={(v) => filters.set({ channelId: v })}
+      />
+    </Space>
+  );
+}
+
+export function useStats(filters: ReturnType<typeof useStatsFilters>) {
+  return useChannelStats(filters.params);
+}
+
+export function StatsError({ error, retry }: { error: unknown; retry: () => void }) {
+  const t = messages.useT();
+  return (
+    <Result
+      status="error"
+      title={errorText(error, t.shell)}
+      extra={<Button onClick={retry}>{t.shell("common.retry")}</Button>}
+    />
+  );
+}

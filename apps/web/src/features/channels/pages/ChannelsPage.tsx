@@ -1,0 +1,255 @@
+import type { ChannelItem } from "@switchboard/contracts";
+import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
+import { App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tabs, Tag } from "antd";
+import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { PageContainer } from "../../../components/PageContainer";
+import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useSearchParamSetter } from "../../products/use-search-param-setter";
+import { useChannelMutation, useChannels } from "../api";
+import { DefaultChannelModal, TestChannelModal, TransferModal } from "../components/ChannelActionModals";
+import { ChannelFormModal } from "../components/ChannelFormModal";
+import { CHANNEL_KINDS } from "../components/channel-config";
+import { RoutesPanel } from "../components/RoutesPanel";
+import { messages } from "../messages";
+
+type ChannelFilters = { productCode?: string; kind?: string; status?: string; keyword?: string };
+type Dialog =
+  | { kind: "create" }
+  | { kind: "edit" | "test" | "default"; channel: ChannelItem }
+  | { kind: "transfer"; channel?: ChannelItem };
+
+function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
+  const t = messages.useT();
+  const { message } = App.useApp();
+  const showError = useApiErrorMessage();
+  const { filters, page, pageSize, setFilters, setPage, reset, params } = useUrlFilters<ChannelFilters>([
+    "productCode",
+    "kind",
+    "status",
+    "keyword",
+  ]);
+  const [keyword, setKeyword] = useState(filters.keyword ?? "");
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const channels = useChannels(params);
+  const status = useChannelMutation<{ id: number; status: number }>("/channel/status");
+
+  async function changeStatus(c: ChannelItem, next: number) {
+    if (await status.mutateAsync({ id: c.id, status: next }).catch((e: unknown) => showError(e))) {
+      message.success(t("statusChanged"));
+    }
+  }
+
+  const scope = (c: ChannelItem) =>
+    c.countryScope === 1 ? t("scope.1") : t(`scope.${c.countryScope}` as "scope.2", { count: c.countryCodes.length });
+
+  return (
+    <div data-testid="channels-panel">
+      <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
+        <Space wrap>
+          <Select
+            aria-label={t("filter.product")}
+            placeholder={t("filter.product")}
+            allowClear
+            style={{ width: 140 }}
+            value={filters.productCode}
+            options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
+            onChange={(v) => setFilters({ productCode: v })}
+            data-testid="channels-filter-product"
+          />
+          <Select
+            aria-label={t("filter.kind")}
+            placeholder={t("filter.kind")}
+            allowClear
+            style={{ width: 140 }}
+            value={filters.kind}
+            options={CHANNEL_KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
+            onChange={(v) => setFilters({ kind: v })}
+            data-testid="channels-filter-kind"
+          />
+          <Select
+            aria-label={t("filter.status")}
+            placeholder={t("filter.status")}
+            allowClear
+            style={{ width: 120 }}
+            value={filters.status}
+            options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+            onChange={(v) => setFilters({ status: v })}
+            data-testid="channels-filter-status"
+          />
+          <Input.Search
+            aria-label={t("filter.keyword")}
+            placeholder={t("filter.keyword")}
+            allowClear
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            onSearch={(v) => setFilters({ keyword: v.trim() })}
+            style={{ width: 200 }}
+          />
+          <Button
+            onClick={() => {
+              setKeyword("");
+              reset();
+            }}
+          >
+            {t("filter.reset")}
+          </Button>
+        </Space>
+        <Space>
+          <Button onClick={() => setDialog({ kind: "transfer" })} data-testid="channel-transfer">
+            {t("action.transfer")}
+          </Button>
+          <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="channel-create">
+            {t("action.create")}
+          </Button>
+        </Space>
+      </Space>
+      {channels.isError ? (
+        <Result
+          status="error"
+          title={errorText(channels.error, t.shell)}
+          extra={<Button onClick={() => channels.refetch()}>{t.shell("common.retry")}</Button>}
+        />
+      ) : (
+        <Table<ChannelItem>
+          rowKey="id"
+          loading={channels.isFetching}
+          dataSource={channels.data?.list ?? []}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("empty.channels")} /> }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: channels.data?.total ?? 0,
+            showSizeChanger: true,
+            onChange: setPage,
+          }}
+          scroll={{ x: 1200 }}
+          onRow={(c) => ({ "data-testid": `channel-row-${c.name}` }) as object}
+          columns={[
+            { title: t("col.name"), dataIndex: "name" },
+            { title: t("col.kind"), dataIndex: "kind", render: (k: string) => t(`kind.${k}` as "kind.smpp") },
+            {
+              title: t("col.product"),
+              dataIndex: "productCode",
+              render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
+            },
+            { title: t("col.throughput"), dataIndex: "throughput", align: "right" },
+            {
+              title: t("col.countries"),
+              key: "countries",
+              render: (_, c) => <span title={c.countryCodes.join(", ")}>{scope(c)}</span>,
+            },
+            {
+              title: t("col.status"),
+              dataIndex: "status",
+              render: (s: number) => (
+                <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
+              ),
+            },
+            {
+              title: t("col.defaultFor"),
+              dataIndex: "defaultFor",
+              render: (list: ChannelItem["defaultFor"]) =>
+                list.length ? list.map((p) => p.name).join(", ") : t("none"),
+            },
+            { title: t("col.routes"), dataIndex: "routeCount", align: "right" },
+            {
+              title: t("col.actions"),
+              key: "actions",
+              fixed: "right",
+              width: 300,
+              render: (_, c) => (
+                <Space size={0} wrap>
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => setDialog({ kind: "edit", channel: c })}
+                    data-testid={`channel-edit-${c.id}`}
+                  >
+                    {t("action.edit")}
+                  </Button>
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => setDialog({ kind: "test", channel: c })}
+                    data-testid={`channel-test-${c.id}`}
+                  >
+                    {t("action.test")}
+                  </Button>
+                  {c.status === ActiveStatus.NORMAL ? (
+                    <Popconfirm
+                      title={t("confirm.pause")}
+                      okText={t("ok")}
+                      cancelText={t("cancel")}
+                      onConfirm={() => changeStatus(c, ActiveStatus.PAUSED)}
+                    >
+                      <Button type="link" size="small" danger data-testid={`channel-pause-${c.id}`}>
+                        {t("action.pause")}
+                      </Button>
+                    </Popconfirm>
+                  ) : (
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => changeStatus(c, ActiveStatus.NORMAL)}
+                      data-testid={`channel-resume-${c.id}`}
+                    >
+                      {t("action.resume")}
+                    </Button>
+                  )}
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => setDialog({ kind: "default", channel: c })}
+                    data-testid={`channel-default-${c.id}`}
+                  >
+                    {t("action.default")}
+                  </Button>
+                  <Button type="link" size="small" onClick={() => onRoutes(c)}>
+                    {t("action.routes")}
+                  </Button>
+                  <Button type="link" size="small" onClick={() => setDialog({ kind: "transfer", channel: c })}>
+                    {t("action.transfer")}
+                  </Button>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {dialog?.kind === "create" && <ChannelFormModal onClose={() => setDialog(null)} />}
+      {dialog?.kind === "edit" && <ChannelFormModal item={dialog.channel} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "test" && <TestChannelModal channel={dialog.channel} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "default" && <DefaultChannelModal channel={dialog.channel} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "transfer" && <TransferModal from={dialog.channel} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+/** The admin's product/api (channel management): channels, their tests and defaults, and customer routes. */
+export default function ChannelsPage() {
+  const t = messages.useT();
+  const [search] = useSearchParams();
+  const setParam = useSearchParamSetter();
+  const tab = search.get("tab") ?? "channels";
+  const setTab = (next: string, extra: Record<string, string> = {}) =>
+    setParam({ tab: next, ...extra }, { reset: true });
+  return (
+    <PageContainer>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setTab(k)}
+        destroyOnHidden
+        items={[
+          {
+            key: "channels",
+            label: t("tab.channels"),
+            children: <ChannelsPanel onRoutes={(c) => setTab("routes", { channelId: String(c.id) })} />,
+          },
+          { key: "routes", label: <span data-testid="tab-routes">{t("tab.routes")}</span>, children: <RoutesPanel /> },
+        ]}
+      />
+    </PageContainer>
+  );
+}

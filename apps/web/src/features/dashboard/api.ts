@@ -1,0 +1,25 @@
+import type { BackendDashboard, CustomerDashboard } from "@switchboard/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../lib/api";
+
+export const dashboardKeys = {
+  all: ["dashboard"] as const,
+  customer: ["dashboard", "customer"] as const,
+  backend: ["dashboard", "backend"] as const,
+};
+
+/** GET /dashboard/customer */
+export function useCustomerDashboard() {
+  return useQuery({
+    queryKey: dashboardKeys.customer,
+    queryFn: ({ signal }) => api.get<CustomerDashboard>("/dashboard/customer", { signal }),
+  });
+}
+
+/** GET /dashboard/backend */
+export function useBackendDashboard() {
+  return useQuery({
+    queryKey: dashboardKeys.backend,
+    queryFn: ({ signal }) => api.get<BackendDashboard>("/dashboard/backend", { signal }),
+  });
+}

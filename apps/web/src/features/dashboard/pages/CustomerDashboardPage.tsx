@@ -1,0 +1,78 @@
+import { DollarOutlined, ReloadOutlined, TagsOutlined } from "@ant-design/icons";
+import { Button, Col, Divider, Row, Skeleton, Space, Typography } from "antd";
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { PageContainer } from "../../../components/PageContainer";
+import { formatMoney } from "../../../lib/format";
+import { AuthenticationSubmitModal } from "../../authentication-submit/components/AuthenticationSubmitModal";
+import { PriceListModal } from "../../price-list/components/PriceListModal";
+import { useCustomerDashboard } from "../api";
+import { AuthenticationCard } from "../components/AuthenticationCard";
+import { DailyChart } from "../components/DailyChart";
+import { Figure } from "../components/Figure";
+import { LoadError } from "../components/LoadError";
+import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
+import { messages } from "../messages";
+
+/** /app/dashboard: the customer's home. */
+export default function CustomerDashboardPage() {
+  const t = messages.useT();
+  const query = useCustomerDashboard();
+  const [priceListOpen, setPriceListOpen] = useState(false);
+  const [authOpen, setAuthOpen] = useState(false);
+  const data = query.data;
+
+  return (
+    <PageContainer
+      extra={
+        <Space wrap>
+          <Button icon={<TagsOutlined />} onClick={() => setPriceListOpen(true)} data-testid="open-price-list">
+            {t("action.priceList")}
+          </Button>
+          <Link to="/app/dashboard/remit" data-testid="remit-link">
+            <DollarOutlined /> {t("action.remit")}
+          </Link>
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t("action.refresh")}
+            loading={query.isFetching && !query.isPending}
+            onClick={() => query.refetch()}
+          />
+        </Space>
+      }
+    >
+      {query.isPending ? (
+        <Skeleton active paragraph={{ rows: 8 }} data-testid="dashboard-loading" />
+      ) : query.isError ? (
+        <LoadError error={query.error} onRetry={() => query.refetch()} />
+      ) : (
+        data && (
+          <Space orientation="vertical" size="large" style={{ width: "100%" }}>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} md={12}>
+                <Figure
+                  testId="dashboard-balance"
+                  label={`${t("figure.balance")} (${data.currency})`}
+                  value={formatMoney(data.balance)}
+                  note={`${t("figure.monthSpend")}: ${formatMoney(data.month.spend)}`}
+                />
+              </Col>
+              <Col xs={24} md={12}>
+                <AuthenticationCard data={data} onSubmit={() => setAuthOpen(true)} />
+              </Col>
+            </Row>
+            <PeriodFiguresRow period="today" figures={data.today} />
+            <PeriodFiguresRow period="month" figures={data.month} />
+            <Divider style={{ margin: 0 }} />
+            <DailyChart series={data.series} />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t("period.utc")}
+            </Typography.Text>
+          </Space>
+        )
+      )}
+      <PriceListModal open={priceListOpen} onClose={() => setPriceListOpen(false)} />
+      <AuthenticationSubmitModal open={authOpen} onClose={() => setAuthOpen(false)} />
+    </PageContainer>
+  );
+}

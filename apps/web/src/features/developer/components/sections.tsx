@@ -1,0 +1,20 @@
+import { useDeveloperInfo } from "../api/developer-api";
+import { IpWhitelistEditor } from "./IpWhitelistEditor";
+import { NotifyUrlForm } from "./NotifyUrlForm";
+import { QueryState } from "./QueryState";
+
+/** The whitelist editor once the current list has loaded. */
+export function IpWhitelistSection() {
+  const query = useDeveloperInfo();
+  return <QueryState query={query}>{(info) => <IpWhitelistEditor initial={info.ipWhitelist} />}</QueryState>;
+}
+
+/** The notify URL form once the current URL has loaded. */
+export function NotifyUrlSection() {
+  const query = useDeveloperInfo();
+  return (
+    <QueryState query={query}>
+      {(info) => <NotifyUrlForm initial={info.notifyUrl} hasKey={info.secretKeyPrefix !== null} />}
+    </QueryState>
+  );
+}

@@ -1,0 +1,25 @@
+import { Card, Flex } from "antd";
+import { PageContainer } from "../../../components/PageContainer";
+import { DeveloperInfoCard } from "../components/DeveloperInfoCard";
+import { IpWhitelistSection, NotifyUrlSection } from "../components/sections";
+import { messages } from "../messages";
+
+/** /app/developer (from the user menu): developer info, IP whitelist and notify URL on one page. */
+export default function DeveloperPage() {
+  const t = messages.useT();
+  return (
+    <PageContainer>
+      <Flex vertical gap={24}>
+        <Card type="inner" title={t("info.title")}>
+          <DeveloperInfoCard />
+        </Card>
+        <Card type="inner" title={t("ip.title")}>
+          <IpWhitelistSection />
+        </Card>
+        <Card type="inner" title={t("notify.title")}>
+          <NotifyUrlSection />
+        </Card>
+      </Flex>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,156 @@
+import { PlusOutlined } from "@ant-design/icons";
+import { type NoticeRow, NoticeStatus } from "@switchboard/contracts";
+import { App, Button, Empty, Flex, Input, Popconfirm, Select, Space, Table, type TableProps, Tag } from "antd";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { PageContainer } from "../../../components/PageContainer";
+import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useDeleteNotice, useManagedNotices, usePublishNotice, useWithdrawNotice } from "../api/notice-api";
+import { LoadError } from "../components/ListState";
+import { NoticeFormModal } from "../components/NoticeFormModal";
+import { messages } from "../messages";
+
+const time = (iso: string | null) => (iso ? dayjs(iso).format("YYYY-MM-DD HH:mm") : "-");
+
+/** /backend/setting/notice (admins): write, edit, publish, withdraw and delete the tenant's notices. */
+export default function NoticeManagePage() {
+  const t = messages.useT();
+  const { message } = App.useApp();
+  const showError = useApiErrorMessage();
+  const { filters, page, pageSize, setFilters, setPage, params } = useUrlFilters<{
+    keyword?: string;
+    status?: string;
+  }>(["keyword", "status"]);
+  const query = useManagedNotices(params);
+  const publish = usePublishNotice();
+  const withdraw = useWithdrawNotice();
+  const remove = useDeleteNotice();
+  const [form, setForm] = useState<{ open: boolean; editing: NoticeRow | null }>({ open: false, editing: null });
+
+  type Mutate = (id: number, opts: { onSuccess: () => void; onError: (error: Error) => void }) => void;
+  const act = (mutate: Mutate, id: number, done: string) =>
+    mutate(id, { onSuccess: () => void message.success(done), onError: showError });
+
+  const columns: TableProps<NoticeRow>["columns"] = [
+    { key: "title", title: t("col.title"), dataIndex: "title", ellipsis: true },
+    {
+      key: "status",
+      title: t("col.status"),
+      dataIndex: "status",
+      width: 110,
+      render: (status: number) => (
+        <Tag color={status === NoticeStatus.PUBLISHED ? "green" : "default"}>
+          {t(status === NoticeStatus.PUBLISHED ? "status.1" : "status.2")}
+        </Tag>
+      ),
+    },
+    { key: "publishedAt", title: t("col.publishedAt"), dataIndex: "publishedAt", width: 170, render: time },
+    { key: "updatedAt", title: t("col.updatedAt"), dataIndex: "updatedAt", width: 170, render: time },
+    {
+      key: "actions",
+      title: t("col.actions"),
+      width: 240,
+      render: (_: unknown, row) => (
+        <Space size={4} wrap>
+          <Button type="link" size="small" onClick={() => setForm({ open: true, editing: row })}>
+            {t("manage.edit")}
+          </Button>
+          {row.status === NoticeStatus.DRAFT ? (
+            <Button
+              type="link"
+              size="small"
+              data-testid={`notice-publish-${row.id}`}
+              loading={publish.isPending && publish.variables === row.id}
+              onClick={() => act(publish.mutate, row.id, t("manage.published"))}
+            >
+              {t("manage.publish")}
+            </Button>
+          ) : (
+            <Popconfirm
+              title={t("manage.withdrawConfirm")}
+              onConfirm={() => act(withdraw.mutate, row.id, t("manage.withdrawn"))}
+            >
+              <Button type="link" size="small" data-testid={`notice-withdraw-${row.id}`}>
+                {t("manage.withdraw")}
+              </Button>
+            </Popconfirm>
+          )}
+          <Popconfirm
+            title={t("manage.deleteConfirm", { title: row.title })}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => act(remove.mutate, row.id, t("manage.deleted"))}
+          >
+            <Button type="link" size="small" danger data-testid={`notice-delete-${row.id}`}>
+              {t("manage.delete")}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer
+      extra={
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setForm({ open: true, editing: null })}
+          data-testid="notice-create"
+        >
+          {t("manage.create")}
+        </Button>
+      }
+    >
+      <Flex vertical gap={16}>
+        <Flex gap={8} wrap>
+          <Input.Search
+            allowClear
+            defaultValue={filters.keyword}
+            placeholder={t("list.search")}
+            aria-label={t("list.search")}
+            onSearch={(keyword) => setFilters({ keyword: keyword.trim() || undefined })}
+            style={{ maxWidth: 320 }}
+          />
+          <Select
+            allowClear
+            placeholder={t("manage.allStatus")}
+            aria-label={t("col.status")}
+            value={filters.status}
+            onChange={(status?: string) => setFilters({ status })}
+            style={{ width: 160 }}
+            options={[
+              { value: String(NoticeStatus.PUBLISHED), label: t("status.1") },
+              { value: String(NoticeStatus.DRAFT), label: t("status.2") },
+            ]}
+          />
+        </Flex>
+        {query.isError ? (
+          <LoadError error={query.error} retry={() => void query.refetch()} retrying={query.isFetching} />
+        ) : (
+          <Table<NoticeRow>
+            rowKey="id"
+            data-testid="notice-table"
+            columns={columns}
+            dataSource={query.data?.list ?? []}
+            loading={query.isFetching}
+            locale={{ emptyText: <Empty description={t("manage.empty")} /> }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: query.data?.total ?? 0,
+              showTotal: (total) => t("list.total", { total }),
+              onChange: (next, size) => setPage(next, size),
+            }}
+          />
+        )}
+      </Flex>
+      <NoticeFormModal
+        open={form.open}
+        editing={form.editing}
+        onClose={() => setForm({ open: false, editing: null })}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,156 @@
+import { type CountryItem, inCountryScope, type ProductItem } from "@switchboard/contracts";
+import { CountryScope, PriceAction } from "@switchboard/contracts/codes";
+import { Alert, App, Button, Form, Input, Modal, Radio } from "antd";
+import { errorText } from "../../../hooks/use-api-error-message";
+import { type PriceChange, usePriceMutation } from "../api";
+import { messages } from "../messages";
+import { CountrySelect } from "./CountrySelect";
+
+/** A positive amount with at most 4 decimals (the API's money unit is 1/10,000). */
+export const UNIT_PRICE_PATTERN = /^\d{1,12}(\.\d{1,4})?$/;
+
+export function isValidUnitPrice(text: string): boolean {
+  const v = text.trim();
+  return UNIT_PRICE_PATTERN.test(v) && /[1-9]/.test(v);
+}
+
+export interface PriceFormValues {
+  action: 1 | 2;
+  countryScope: 1 | 2 | 3;
+  countryCodes?: string[];
+  unitPrice?: string;
+}
+
+export interface PriceFormModalProps {
+  open: boolean;
+  product: ProductItem;
+  /** Absent: the tenant's default prices. */
+  user?: { id: number; label: string } | undefined;
+  currency: string;
+  /** Opening values (e.g. one country's row). */
+  initial?: Partial<PriceFormValues> | undefined;
+  onClose: () => void;
+}
+
+/** The body of /price/default/set or /price/customer/set for the form's values. */
+export function priceChangeBody(productId: number, userId: number | undefined, v: PriceFormValues): PriceChange {
+  return {
+    productId,
+    ...(userId === undefined ? {} : { userId }),
+    action: v.action,
+    countryScope: v.countryScope,
+    countryCodes: v.countryScope === CountryScope.ALL ? [] : (v.countryCodes ?? []),
+    ...(v.action === PriceAction.SET ? { unitPrice: (v.unitPrice ?? "").trim() } : {}),
+  };
+}
+
+/**
+ * Set or clear prices of one product in a country scope among the countries it serves: the tenant's
+ * defaults, or one customer's (or agent's) own prices. Server refusals (a country the product does not serve,
+ * an agent's cost floor) are shown inside the form. Mount it when it opens (its values start fresh).
+ */
+export function PriceFormModal({ open, product, user, currency, initial, onClose }: PriceFormModalProps) {
+  const t = messages.useT();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PriceFormValues>();
+  const mutation = usePriceMutation();
+  const action = Form.useWatch("action", form) ?? PriceAction.SET;
+  const scope = Form.useWatch("countryScope", form) ?? CountryScope.ALL;
+
+  const served = (c: CountryItem) => inCountryScope(product.countryScope, product.countryCodes, c.code);
+
+  async function submit(values: PriceFormValues) {
+    const result = await mutation.mutateAsync(priceChangeBody(product.id, user?.id, values)).catch(() => null);
+    if (!result) return;
+    message.success(t(`price.done.${values.action}`, { count: result.countries }));
+    onClose();
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={user ? t("price.formTitle.user", { user: user.label }) : t("price.formTitle.default")}
+      onCancel={onClose}
+      footer={[
+        <Button key="cancel" onClick={onClose}>
+          {t("cancel")}
+        </Button>,
+        <Button
+          key="ok"
+          type="primary"
+          loading={mutation.isPending}
+          onClick={() => form.submit()}
+          data-testid="price-form-submit"
+        >
+          {t("price.submit")}
+        </Button>,
+      ]}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        data-testid="price-form"
+        initialValues={{ action: PriceAction.SET, countryScope: CountryScope.ALL, countryCodes: [], ...initial }}
+      >
+        <Form.Item label={t("price.product")}>
+          <span>{product.name}</span>
+        </Form.Item>
+        <Form.Item name="action" label={t("price.action")}>
+          <Radio.Group
+            options={[PriceAction.SET, PriceAction.CLEAR].map((a) => ({ value: a, label: t(`price.action.${a}`) }))}
+            data-testid="price-form-action"
+          />
+        </Form.Item>
+        <Form.Item name="countryScope" label={t("price.scope")}>
+          <Radio.Group
+            options={[CountryScope.ALL, CountryScope.INCLUDE, CountryScope.EXCLUDE].map((s) => ({
+              value: s,
+              label: t(`price.scope.${s}`),
+            }))}
+            data-testid="price-form-scope"
+          />
+        </Form.Item>
+        {scope !== CountryScope.ALL && (
+          <Form.Item
+            name="countryCodes"
+            label={t("price.countries")}
+            rules={[{ required: true, type: "array", min: 1, message: t("field.countriesRequired") }]}
+          >
+            <CountrySelect allow={served} data-testid="price-form-countries" />
+          </Form.Item>
+        )}
+        {action === PriceAction.SET ? (
+          <Form.Item
+            name="unitPrice"
+            label={t("price.unitPrice", { currency })}
+            extra={t("price.unitPriceHint")}
+            rules={[
+              { required: true, whitespace: true, message: t("price.unitPriceRequired") },
+              {
+                validator: (_, v: string | undefined) =>
+                  !v?.trim() || isValidUnitPrice(v)
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t("price.unitPriceInvalid"))),
+              },
+            ]}
+          >
+            <Input inputMode="decimal" autoComplete="off" data-testid="price-form-unit-price" />
+          </Form.Item>
+        ) : (
+          <Alert type="info" showIcon title={user ? t("price.clearHint.user") : t("price.clearHint.default")} />
+        )}
+        {mutation.isError && (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            title={errorText(mutation.error, t.shell)}
+            style={{ marginTop: 12 }}
+            data-testid="price-form-error"
+          />
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,212 @@
+import type { ProductItem } from "@switchboard/contracts";
+import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
+import { App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tabs, Tag } from "antd";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { PageContainer } from "../../../components/PageContainer";
+import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useProductMutation, useProducts } from "../api";
+import { useScopeSummary } from "../components/CountryScopeFields";
+import { PricesPanel } from "../components/PricesPanel";
+import { ProductCountriesModal, ProductFormModal } from "../components/ProductModals";
+import { messages } from "../messages";
+import { useSearchParamSetter } from "../use-search-param-setter";
+
+type ProductFilters = { code?: string; status?: string; keyword?: string };
+type Dialog = { kind: "create" } | { kind: "edit"; product: ProductItem } | { kind: "countries"; product: ProductItem };
+
+function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
+  const t = messages.useT();
+  const { message } = App.useApp();
+  const showError = useApiErrorMessage();
+  const { filters, page, pageSize, setFilters, setPage, reset, params } = useUrlFilters<ProductFilters>([
+    "code",
+    "status",
+    "keyword",
+  ]);
+  const [keyword, setKeyword] = useState(filters.keyword ?? "");
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const products = useProducts(params);
+  const status = useProductMutation<{ id: number; status: number }>("/product/status");
+  const summary = useScopeSummary();
+
+  async function changeStatus(p: ProductItem, next: number) {
+    if (await status.mutateAsync({ id: p.id, status: next }).catch((e: unknown) => showError(e))) {
+      message.success(t("statusChanged"));
+    }
+  }
+
+  return (
+    <div data-testid="products-panel">
+      <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
+        <Space wrap>
+          <Select
+            aria-label={t("filter.code")}
+            placeholder={t("filter.code")}
+            allowClear
+            style={{ width: 140 }}
+            value={filters.code}
+            options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
+            onChange={(v) => setFilters({ code: v })}
+          />
+          <Select
+            aria-label={t("filter.status")}
+            placeholder={t("filter.status")}
+            allowClear
+            style={{ width: 120 }}
+            value={filters.status}
+            options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+            onChange={(v) => setFilters({ status: v })}
+          />
+          <Input.Search
+            aria-label={t("filter.keyword")}
+            placeholder={t("filter.keyword")}
+            allowClear
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            onSearch={(v) => setFilters({ keyword: v.trim() })}
+            style={{ width: 220 }}
+          />
+          <Button
+            onClick={() => {
+              setKeyword("");
+              reset();
+            }}
+          >
+            {t("filter.reset")}
+          </Button>
+        </Space>
+        <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="product-create">
+          {t("action.create")}
+        </Button>
+      </Space>
+      {products.isError ? (
+        <Result
+          status="error"
+          title={errorText(products.error, t.shell)}
+          extra={<Button onClick={() => products.refetch()}>{t.shell("common.retry")}</Button>}
+        />
+      ) : (
+        <Table<ProductItem>
+          rowKey="id"
+          loading={products.isFetching}
+          dataSource={products.data?.list ?? []}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("empty.products")} /> }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: products.data?.total ?? 0,
+            showSizeChanger: true,
+            onChange: setPage,
+          }}
+          scroll={{ x: 1000 }}
+          columns={[
+            { title: t("col.name"), dataIndex: "name" },
+            {
+              title: t("col.code"),
+              dataIndex: "code",
+              render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
+            },
+            { title: t("col.category"), dataIndex: "category" },
+            {
+              title: t("col.countries"),
+              key: "countries",
+              render: (_, p) => (
+                <span title={p.countryCodes.join(", ")}>{summary(p.countryScope, p.countryCodes)}</span>
+              ),
+            },
+            {
+              title: t("col.defaultChannel"),
+              dataIndex: "defaultChannelName",
+              render: (n?: string | null) => n ?? t("none"),
+            },
+            {
+              title: t("col.status"),
+              dataIndex: "status",
+              render: (s: number) => (
+                <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
+              ),
+            },
+            {
+              title: t("col.updatedAt"),
+              dataIndex: "updatedAt",
+              render: (d: string) => dayjs(d).format("YYYY-MM-DD HH:mm"),
+            },
+            {
+              title: t("col.actions"),
+              key: "actions",
+              fixed: "right",
+              render: (_, p) => (
+                <Space size={0} wrap>
+                  <Button type="link" size="small" onClick={() => setDialog({ kind: "edit", product: p })}>
+                    {t("action.edit")}
+                  </Button>
+                  <Button type="link" size="small" onClick={() => setDialog({ kind: "countries", product: p })}>
+                    {t("action.countries")}
+                  </Button>
+                  <Button type="link" size="small" onClick={() => onPrices(p)} data-testid={`product-prices-${p.id}`}>
+                    {t("action.prices")}
+                  </Button>
+                  {p.status === ActiveStatus.NORMAL ? (
+                    <Popconfirm
+                      title={t("confirm.pause")}
+                      okText={t("ok")}
+                      cancelText={t("cancel")}
+                      onConfirm={() => changeStatus(p, ActiveStatus.PAUSED)}
+                    >
+                      <Button type="link" size="small" danger>
+                        {t("action.pause")}
+                      </Button>
+                    </Popconfirm>
+                  ) : (
+                    <Button type="link" size="small" onClick={() => changeStatus(p, ActiveStatus.NORMAL)}>
+                      {t("action.resume")}
+                    </Button>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+      {dialog?.kind === "create" && <ProductFormModal onClose={() => setDialog(null)} />}
+      {dialog?.kind === "edit" && <ProductFormModal product={dialog.product} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "countries" && (
+        <ProductCountriesModal product={dialog.product} onClose={() => setDialog(null)} />
+      )}
+    </div>
+  );
+}
+
+/**
+ * The admin's product/list: products (create, edit, status, the "category and country edit" modal) and
+ * their prices. `?customerId=` (the customer list links here) opens that customer's prices directly.
+ */
+export default function ProductListPage() {
+  const t = messages.useT();
+  const [search] = useSearchParams();
+  const setParam = useSearchParamSetter();
+  const tab = search.get("tab") ?? (search.get("customerId") ? "prices" : "products");
+  const setTab = (next: string, extra: Record<string, string> = {}) =>
+    setParam({ tab: next, page: undefined, ...extra });
+
+  return (
+    <PageContainer>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setTab(k)}
+        destroyOnHidden
+        items={[
+          {
+            key: "products",
+            label: t("tab.products"),
+            children: <ProductsPanel onPrices={(p) => setTab("prices", { productId: String(p.id) })} />,
+          },
+          { key: "prices", label: <span data-testid="tab-prices">{t("tab.prices")}</span>, children: <PricesPanel /> },
+        ]}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,425 @@
+import type { SubmitPreResult } from "@switchboard/contracts";
+import { ProductCode } from "@switchboard/contracts/codes";
+import { countSegments } from "@switchboard/contracts/sms-segments";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { App, ConfigProvider } from "antd";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { AppProviders } from "../src/app/providers";
+import { DirectTaskModal } from "../src/features/batch-submit/components/DirectTaskModal";
+import { messages } from "../src/features/batch-submit/messages";
+import { buildContent, checkFile, emptyDraft, parseNumbers, segmentText } from "../src/features/batch-submit/model";
+import { createQueryClient } from "../src/lib/query";
+import { storage } from "../src/lib/storage";
+import { UserType } from "../src/lib/user-type";
+import { type Answer, envelope, mockFetch, type RecordedRequest } from "./helpers";
+
+const slow = { timeout: 15_000 };
+
+const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+const stub = (answers: Record<string, Answer | ((req: RecordedRequest) => Answer)>) =>
+  mockFetch({ "/website/config": websiteConfig, ...answers });
+
+function renderModal(productCode: ProductCode = ProductCode.SMS) {
+  const onClose = vi.fn<() => void>();
+  const onSubmitted = vi.fn<(id: string) => void>();
+  const view = render(
+    <AppProviders queryClient={createQueryClient()}>
+      <ConfigProvider theme={{ token: { motion: false } }}>
+        <App>
+          <DirectTaskModal productCode={productCode} open onClose={onClose} onSubmitted={onSubmitted} />
+        </App>
+      </ConfigProvider>
+    </AppProviders>,
+  );
+  return { onClose, onSubmitted, ...view };
+}
+
+function preResult(overrides: Partial<SubmitPreResult> = {}): SubmitPreResult {
+  return {
+    total: 12_345,
+    valid: 12_000,
+    invalid: 300,
+    duplicate: 45,
+    notServed: 0,
+    countries: [
+      { countryCode: "CN", count: 11_000, served: true, reason: null, unitPrice: "0.0500", cost: "550.0000" },
+      { countryCode: "SG", count: 1_000, served: true, reason: null, unitPrice: "0.6845", cost: "684.5000" },
+    ],
+    segments: 1,
+    encoding: "gsm7",
+    totalCost: "1234.5000",
+    balance: "5000.0000",
+    sufficient: true,
+    authenticationAllowed: true,
+    authenticationReason: null,
+    reviewRequired: false,
+    ...overrides,
+  };
+}
+
+const batch = (id: string) => ({ id, cost: "0.0500" });
+
+beforeEach(() => {
+  storage.setLang("en");
+  storage.saveSession("tok-1", { userType: UserType.USER, tenantId: "7", agentId: "5" });
+  stub({});
+});
+
+/** The modal's own calls (the providers also load the website configuration). */
+const batchCalls = (requests: RecordedRequest[]) =>
+  requests.filter((r) => /^\/(user\/submit|batch)\//.test(r.url.pathname));
+
+describe("SMS counter", slow, () => {
+  const t = messages.translate;
+  const en = (key: Parameters<typeof t>[0], params?: Parameters<typeof t>[1]) => t(key, params, "en");
+
+  it.each([
+    ["a".repeat(72), "72 characters · 1 segment · GSM-7"],
+    ["a".repeat(160), "160 characters · 1 segment · GSM-7"],
+    ["a".repeat(161), "161 characters · 2 segments · GSM-7"],
+    ["{}".repeat(40), "160 characters · 1 segment · GSM-7"],
+    ["你好".repeat(35), "70 characters · 1 segment · UCS-2"],
+    ["你好".repeat(36), "72 characters · 2 segments · UCS-2"],
+    ["a".repeat(1000), "1,000 characters · 7 segments · GSM-7"],
+  ])("counts %#", (text, expected) => {
+    expect(segmentText(countSegments(text), en)).toBe(expected);
+  });
+
+  it("updates live as the text is typed, in the modal", async () => {
+    renderModal();
+    const input = await screen.findByTestId("task-sms-text");
+    const counter = screen.getByTestId("task-segments");
+    expect(counter).toHaveTextContent("0 characters · 0 segments · GSM-7");
+    fireEvent.change(input, { target: { value: "Hello ".repeat(12) } });
+    expect(counter).toHaveTextContent("72 characters · 1 segment · GSM-7");
+    fireEvent.change(input, { target: { value: "Hello €" } });
+    expect(counter).toHaveTextContent("8 characters · 1 segment · GSM-7");
+    fireEvent.change(input, { target: { value: `${"x".repeat(69)}é€ü😀` } });
+    expect(counter).toHaveTextContent("74 characters · 2 segments · UCS-2");
+  });
+
+  it("refuses a text over 10 segments and an invalid sender id", () => {
+    const long = buildContent(ProductCode.SMS, {
+      ...emptyDraft(),
+      smsText: "a".repeat(1531),
+      senderId: "TOO-LONG-SENDER",
+    });
+    expect(long.problems?.smsText).toMatchObject({ key: "sms.tooLong", params: { max: 10 } });
+    expect(long.problems?.senderId).toMatchObject({ key: "sms.senderInvalid" });
+    const ok = buildContent(ProductCode.SMS, { ...emptyDraft(), smsText: "Hi", senderId: " Acme " });
+    expect(ok.content).toEqual({ product: ProductCode.SMS, text: "Hi", senderId: "Acme" });
+  });
+});
+
+describe("recipients", slow, () => {
+  it("parses pasted numbers: lines, commas, semicolons, blanks", () => {
+    expect(parseNumbers("+8613800138000\n +6591234567 ,, 13900000000;\r\n\n+447700900123，+33612345678")).toEqual([
+      "+8613800138000",
+      "+6591234567",
+      "13900000000",
+      "+447700900123",
+      "+33612345678",
+    ]);
+    expect(parseNumbers(" \n , ")).toEqual([]);
+  });
+
+  it("shows the live count of pasted numbers and refuses more than 10,000", async () => {
+    renderModal();
+    await userEvent.click(await screen.findByTestId("task-mode-multiple"));
+    const area = screen.getByTestId("task-numbers");
+    fireEvent.change(area, { target: { value: "+8613800138000\n+6591234567, +447700900123" } });
+    expect(screen.getByTestId("task-numbers-count")).toHaveTextContent("3 numbers");
+    const many = Array.from({ length: 10_001 }, (_, i) => `+86138${String(i).padStart(8, "0")}`).join("\n");
+    fireEvent.change(area, { target: { value: many } });
+    expect(screen.getByTestId("task-numbers-count")).toHaveTextContent("10,001 numbers, at most 10,000");
+    expect(await screen.findByText("At most 10,000 numbers at a time; use a file for more")).toBeInTheDocument();
+  });
+
+  it("checks a file's type and size before anything is sent", async () => {
+    expect(checkFile({ name: "list.CSV", size: 10 })).toBeNull();
+    expect(checkFile({ name: "list.xlsx", size: 50 * 1024 * 1024 })).toBeNull();
+    expect(checkFile({ name: "list.xlsx", size: 50 * 1024 * 1024 + 1 })).toMatchObject({ key: "file.tooLarge" });
+    expect(checkFile({ name: "list.xls", size: 10 })).toMatchObject({ key: "file.badType" });
+    expect(checkFile({ name: "list.txt", size: 0 })).toMatchObject({ key: "file.empty" });
+
+    const { requests } = stub({});
+    renderModal();
+    await userEvent.click(await screen.findByTestId("task-mode-file"));
+    const input = screen.getByTestId("task-file-input");
+    fireEvent.change(input, { target: { files: [new File(["x"], "numbers.pdf", { type: "application/pdf" })] } });
+    expect(
+      await screen.findByText("This file type is not supported; please upload a CSV, TXT, XLSX file"),
+    ).toBeVisible();
+    fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Hello" } });
+    await userEvent.click(screen.getByTestId("task-check"));
+    expect(batchCalls(requests)).toHaveLength(0);
+  });
+});
+
+describe("pre-submit check and confirm", slow, () => {
+  async function fillSms(numbers = "+8613800138000\n+6591234567") {
+    await userEvent.click(await screen.findByTestId("task-mode-multiple"));
+    fireEvent.change(screen.getByTestId("task-numbers"), { target: { value: numbers } });
+    fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Your code is 1234" } });
+    fireEvent.change(screen.getByTestId("task-sender-id"), { target: { value: "Acme" } });
+  }
+
+  it("asks for the missing fields instead of calling the API", async () => {
+    const { requests } = stub({});
+    renderModal();
+    await userEvent.click(await screen.findByTestId("task-check"));
+    expect(await screen.findByText("Please enter the phone number")).toBeInTheDocument();
+    expect(screen.getByText("Please enter the SMS text")).toBeInTheDocument();
+    expect(batchCalls(requests)).toHaveLength(0);
+    expect(screen.getByTestId("task-confirm")).toBeDisabled();
+    expect(screen.getByTestId("task-confirm-reason")).toHaveTextContent("Please run the check first");
+  });
+
+  it("renders the summary with thousands separators and submits mode 2", async () => {
+    const { requests } = stub({
+      "POST /user/submit/pre": { body: envelope(preResult({ reviewRequired: true })) },
+      "POST /batch/submit": {
+        body: envelope({
+          batch: batch("9007199254740993"),
+          numbers: [
+            { input: "+8613800138000", result: "accepted", e164: "+8613800138000", countryCode: "CN" },
+            { input: "+6591234567", result: "invalid", e164: null, countryCode: null },
+          ],
+          outcome: null,
+          recipient: null,
+        }),
+      },
+    });
+    const { onSubmitted } = renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+
+    const summary = await screen.findByTestId("task-summary");
+    expect(within(summary).getByText("12,345")).toBeInTheDocument();
+    expect(within(summary).getByText("12,000")).toBeInTheDocument();
+    expect(within(summary).getByText("11,000")).toBeInTheDocument();
+    expect(within(summary).getByText("1,234.50")).toBeInTheDocument();
+    expect(within(summary).getByText("5,000.00")).toBeInTheDocument();
+    expect(within(summary).getByText("0.6845")).toBeInTheDocument();
+    expect(within(summary).getByText("1 · GSM-7")).toBeInTheDocument();
+    expect(within(summary).getByText("Balance sufficient")).toBeInTheDocument();
+    expect(within(summary).getByText("This task will wait for review after it is submitted")).toBeInTheDocument();
+
+    const pre = requests.find((r) => r.url.pathname === "/user/submit/pre");
+    expect(pre?.method).toBe("POST");
+    expect(pre?.headers.get("Authorization")).toBe("Bearer tok-1");
+    expect(pre?.body).toEqual({
+      productCode: 3000,
+      taskType: 2,
+      content: { product: 3000, text: "Your code is 1234", senderId: "Acme" },
+      numbers: ["+8613800138000", "+6591234567"],
+    });
+
+    const confirm = screen.getByTestId("task-confirm");
+    expect(confirm).toBeEnabled();
+    await userEvent.click(confirm);
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalledWith("9007199254740993"));
+    const submit = requests.find((r) => r.url.pathname === "/batch/submit");
+    expect(submit?.body).toEqual({
+      productCode: 3000,
+      taskType: 2,
+      submitMode: 2,
+      content: { product: 3000, text: "Your code is 1234", senderId: "Acme" },
+      numbers: ["+8613800138000", "+6591234567"],
+    });
+    expect(await screen.findByText("Task submitted: 1 numbers accepted, 1 not sent")).toBeInTheDocument();
+  });
+
+  it("disables confirm with the reason when the balance is short", async () => {
+    stub({
+      "POST /user/submit/pre": {
+        body: envelope(preResult({ sufficient: false, balance: "1000.0000", totalCost: "1234.5000" })),
+      },
+    });
+    renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    const summary = await screen.findByTestId("task-summary");
+    expect(within(summary).getByText("Balance insufficient")).toBeInTheDocument();
+    expect(screen.getByTestId("task-confirm")).toBeDisabled();
+    expect(screen.getByTestId("task-confirm-reason")).toHaveTextContent(
+      "Balance insufficient: 1,234.50 needed, balance 1,000.00; please recharge first",
+    );
+  });
+
+  it("disables confirm with the server's reason when authentication does not allow sending", async () => {
+    stub({
+      "POST /user/submit/pre": {
+        body: envelope(preResult({ authenticationAllowed: false, authenticationReason: "identity not authenticated" })),
+      },
+    });
+    renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(screen.getByTestId("task-confirm")).toBeDisabled();
+    expect(screen.getByTestId("task-confirm-reason")).toHaveTextContent("Cannot send: identity not authenticated");
+  });
+
+  it("asks for a new check once the content changes", async () => {
+    stub({ "POST /user/submit/pre": { body: envelope(preResult()) } });
+    renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(screen.getByTestId("task-confirm")).toBeEnabled();
+    fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Your code is 9999" } });
+    expect(screen.queryByTestId("task-summary")).not.toBeInTheDocument();
+    expect(screen.getByTestId("task-confirm")).toBeDisabled();
+    expect(screen.getByTestId("task-confirm-reason")).toHaveTextContent("please check again");
+  });
+
+  it("shows the server's message when the check fails", async () => {
+    stub({ "POST /user/submit/pre": { status: 404, body: envelope(null, 1, "product not found") } });
+    renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    expect(await screen.findByTestId("task-error")).toHaveTextContent("The check failed: product not found");
+    expect(screen.getByTestId("task-confirm")).toBeDisabled();
+  });
+
+  it("shows mode 1's outcome and reports the batch when done", async () => {
+    const { requests } = stub({
+      "POST /user/submit/pre": { body: envelope(preResult({ total: 1, valid: 1, invalid: 0, duplicate: 0 })) },
+      "POST /batch/submit": {
+        body: envelope({
+          batch: batch("42"),
+          numbers: [{ input: "+8613800138000", result: "accepted", e164: "+8613800138000", countryCode: "CN" }],
+          outcome: "refused",
+          recipient: {
+            phone: "+8613800138000",
+            countryCode: "CN",
+            price: "0.0500",
+            sendResult: 2,
+            errorCode: "0x0B",
+            providerMessageId: null,
+          },
+        }),
+      },
+    });
+    const { onSubmitted } = renderModal();
+    fireEvent.change(await screen.findByTestId("task-number"), { target: { value: "+8613800138000" } });
+    fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Hi" } });
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    await userEvent.click(screen.getByTestId("task-confirm"));
+
+    const outcome = await screen.findByTestId("task-outcome");
+    expect(outcome).toHaveTextContent("Not sent: the provider refused the message");
+    expect(outcome).toHaveTextContent("0x0B");
+    expect(requests.find((r) => r.url.pathname === "/batch/submit")?.body).toMatchObject({
+      submitMode: 1,
+      number: "+8613800138000",
+    });
+    expect(onSubmitted).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByTestId("task-done"));
+    expect(onSubmitted).toHaveBeenCalledExactlyOnceWith("42");
+  });
+
+  it("renders Chinese texts", async () => {
+    storage.setLang("zh");
+    renderModal();
+    expect(await screen.findByText("短信 直发任务")).toBeInTheDocument();
+    fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "你好" } });
+    expect(screen.getByTestId("task-segments")).toHaveTextContent("2 个字符 · 1 条 · UCS-2");
+  });
+});
+
+describe("content of WS and RCS", slow, () => {
+  it("builds a WS template with its parameters", () => {
+    const r = buildContent(ProductCode.WS, {
+      ...emptyDraft(),
+      wsType: "template",
+      wsTemplate: "order_update",
+      wsLanguage: "en_US",
+      wsParameters: ["Alice", " 42 "],
+    });
+    expect(r.content).toEqual({
+      product: ProductCode.WS,
+      body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice", "42"] },
+    });
+    const bad = buildContent(ProductCode.WS, {
+      ...emptyDraft(),
+      wsType: "template",
+      wsTemplate: "Order",
+      wsParameters: [""],
+    });
+    expect(Object.keys(bad.problems ?? {}).sort()).toEqual(["wsLanguage", "wsParameters.0", "wsTemplate"]);
+  });
+
+  it("builds an RCS card with suggestions and fallback, and checks its URLs", () => {
+    const draft = {
+      ...emptyDraft(),
+      rcsType: "card" as const,
+      rcsTitle: "Sale",
+      rcsMediaUrl: "https://cdn.example.com/a.png",
+      rcsSuggestions: [
+        { type: "url" as const, text: "Open", value: "https://example.com" },
+        { type: "dial" as const, text: "Call", value: "+8613800138000" },
+      ],
+      rcsFallback: "Sale today",
+    };
+    expect(buildContent(ProductCode.RCS, draft).content).toEqual({
+      product: ProductCode.RCS,
+      body: {
+        type: "card",
+        title: "Sale",
+        mediaUrl: "https://cdn.example.com/a.png",
+        suggestions: [
+          { type: "url", text: "Open", url: "https://example.com" },
+          { type: "dial", text: "Call", phoneNumber: "+8613800138000" },
+        ],
+      },
+      fallbackText: "Sale today",
+    });
+    const bad = buildContent(ProductCode.RCS, {
+      ...draft,
+      rcsMediaUrl: "http://insecure.example.com/a.png",
+      rcsSuggestions: [...draft.rcsSuggestions, ...draft.rcsSuggestions, { type: "dial", text: "", value: "123" }],
+    });
+    expect(bad.problems).toMatchObject({
+      rcsMediaUrl: { key: "rcs.mediaInvalid" },
+      rcsSuggestions: { key: "rcs.suggestionsTooMany", params: { max: 4 } },
+      "rcsSuggestions.4.text": { key: "rcs.suggestionTextRequired" },
+      "rcsSuggestions.4.value": { key: "rcs.phoneInvalid" },
+    });
+  });
+
+  it("sends a WS template with its parameters from the editor", async () => {
+    const { requests } = stub({ "POST /user/submit/pre": { body: envelope(preResult({ encoding: null })) } });
+    renderModal(ProductCode.WS);
+    fireEvent.change(await screen.findByTestId("task-number"), { target: { value: "+8613800138000" } });
+    await userEvent.click(screen.getByText("Template"));
+    fireEvent.change(screen.getByTestId("task-ws-template"), { target: { value: "order_update" } });
+    fireEvent.change(screen.getByTestId("task-ws-language"), { target: { value: "en_US" } });
+    await userEvent.click(screen.getByRole("button", { name: "Add" }));
+    await userEvent.click(screen.getByTestId("task-check"));
+    expect(await screen.findByText("Please enter the value, or remove the parameter")).toBeInTheDocument();
+    expect(batchCalls(requests)).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "Alice" } });
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(batchCalls(requests)[0]?.body).toMatchObject({
+      productCode: 2000,
+      content: {
+        product: 2000,
+        body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice"] },
+      },
+    });
+  });
+
+  it("previews the RCS card as it is typed", async () => {
+    renderModal(ProductCode.RCS);
+    expect(await screen.findByText("The preview appears as you type")).toBeInTheDocument();
+    await userEvent.click(screen.getByText("Rich card"));
+    fireEvent.change(screen.getByTestId("task-rcs-title"), { target: { value: "Summer sale" } });
+    const preview = screen.getByRole("figure", { name: "Preview" });
+    expect(within(preview).getByText("Summer sale")).toBeInTheDocument();
+  });
+});

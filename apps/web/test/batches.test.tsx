@@ -1,0 +1,306 @@
+import { BatchStatus } from "@switchboard/contracts/codes";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { App } from "antd";
+import { describe, expect, it, vi } from "vitest";
+import { fileNameFromDisposition } from "../src/features/batches/api";
+import { BatchProgress } from "../src/features/batches/components/BatchProgress";
+import { BatchStatusTag } from "../src/features/batches/components/BatchStatusTag";
+import { ReviewModal } from "../src/features/batches/components/ReviewModal";
+import {
+  LIVE_INTERVAL_MS,
+  liveInterval,
+  progressOf,
+  SCHEDULED_INTERVAL_MS,
+  statusKey,
+} from "../src/features/batches/status";
+import { storage } from "../src/lib/storage";
+import { envelope, mockFetch, renderRoutes } from "./helpers";
+
+const slow = { timeout: 10_000 };
+const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+
+function row(over: Record<string, unknown> = {}) {
+  return {
+    id: "42",
+    userId: 7,
+    user: "customer",
+    agentId: 3,
+    productId: 1,
+    productCode: 3000,
+    productName: "SMS",
+    taskType: 2,
+    submitMode: 2,
+    source: 1,
+    status: BatchStatus.UNDER_REVIEW,
+    preview: "Hello there",
+    senderId: null,
+    segments: 1,
+    scheduledAt: null,
+    fileName: null,
+    ingesting: false,
+    ingestedCount: 0,
+    totalCount: 20,
+    validCount: 18,
+    invalidCount: 1,
+    duplicateCount: 1,
+    notServedCount: 0,
+    sentCount: 0,
+    successCount: 0,
+    failedCount: 0,
+    deliveredCount: 0,
+    undeliveredCount: 0,
+    progress: 0,
+    cost: "6.3000",
+    refunded: "0.0000",
+    reason: null,
+    reviewedAt: null,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: "2026-01-05T08:00:00.000Z",
+    ...over,
+  };
+}
+
+function detail(over: Record<string, unknown> = {}) {
+  return {
+    ...row(over),
+    content: { product: 3000, text: "Your code is 1234. 您好" },
+    reviewer: null,
+    countries: [{ countryCode: "CN", count: 18, cost: "6.3000" }],
+  };
+}
+
+function renderInApp(node: React.ReactNode) {
+  mockFetchIfNone();
+  return renderRoutes([{ path: "/", element: <App>{node}</App> }], "/");
+}
+
+/** Pages without calls of their own still load the website config. */
+function mockFetchIfNone() {
+  if (!vi.isMockFunction(globalThis.fetch)) mockFetch({ "/website/config": websiteConfig });
+}
+
+// ---------------------------------------------------------------- status names and progress
+
+describe("batch status tag", () => {
+  it("names every status as the spec does, in Chinese and English", async () => {
+    renderInApp(
+      <>
+        <BatchStatusTag status={11} />
+        <BatchStatusTag status={22} />
+        <BatchStatusTag status={29} />
+        <BatchStatusTag status={77} />
+      </>,
+    );
+    const tags = await screen.findAllByTestId("batch-status");
+    expect(tags.map((t) => t.textContent)).toEqual(["审核中", "发送完成", "发送取消", "状态 77"]);
+    expect(tags[1]).toHaveAttribute("data-status", "22");
+  });
+
+  it("speaks English when chosen, and says when a file is being read", async () => {
+    storage.setLang("en");
+    renderInApp(<BatchStatusTag status={13} ingesting />);
+    expect(await screen.findByTestId("batch-status")).toHaveTextContent("Review rejected");
+    expect(screen.getByTestId("batch-ingesting")).toHaveTextContent("Reading numbers");
+  });
+
+  it("knows the nine status codes and no others", () => {
+    for (const code of [11, 12, 13, 20, 21, 22, 23, 24, 29]) expect(statusKey(code)).toBe(`status.${code}`);
+    expect(statusKey(10)).toBeNull();
+  });
+});
+
+describe("progress", () => {
+  it("shows the file being read while ingesting", () => {
+    const p = progressOf(row({ ingesting: true, ingestedCount: 3000, totalCount: 10000, progress: 30 }));
+    expect(p).toMatchObject({ phase: "ingesting", done: 3000, total: 10000, percent: 30, state: "active" });
+  });
+
+  it("shows sent of valid while sending, full and successful once finished", () => {
+    expect(progressOf(row({ status: 21, sentCount: 9, validCount: 18, progress: 50 }))).toMatchObject({
+      phase: "sending",
+      done: 9,
+      total: 18,
+      percent: 50,
+      state: "active",
+    });
+    expect(progressOf(row({ status: 22, sentCount: 18, progress: 100 }))).toMatchObject({
+      percent: 100,
+      state: "success",
+    });
+  });
+
+  it("a batch stopped part way shows how far it got, not the server's final 100", () => {
+    expect(progressOf(row({ status: 23, sentCount: 6, validCount: 18, progress: 100 }))).toMatchObject({
+      percent: 33,
+      state: "exception",
+    });
+    expect(progressOf(row({ status: 29, progress: 100 }))).toMatchObject({ percent: 0, state: "exception" });
+  });
+
+  it("renders its label with separators", async () => {
+    renderInApp(<BatchProgress batch={row({ status: 21, sentCount: 1500, validCount: 3000, progress: 50 })} />);
+    const bar = await screen.findByTestId("batch-progress");
+    expect(bar).toHaveAttribute("data-percent", "50");
+    expect(bar).toHaveTextContent("已发送 1,500 / 3,000");
+  });
+});
+
+describe("live refresh", () => {
+  const now = Date.parse("2026-01-05T08:00:00.000Z");
+  const r = (status: number, o: { ingesting?: boolean; scheduledAt?: string | null } = {}) => ({
+    status,
+    ingesting: o.ingesting ?? false,
+    scheduledAt: o.scheduledAt ?? null,
+  });
+
+  it("polls every 2 s while a row is ingesting, passed, pending and due, or sending", () => {
+    expect(liveInterval([r(22), r(11, { ingesting: true })], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([r(12)], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([r(20)], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([r(21)], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([r(20, { scheduledAt: "2026-01-05T08:00:30.000Z" })], now)).toBe(LIVE_INTERVAL_MS);
+  });
+
+  it("checks a batch scheduled later now and then, and stops when nothing can move by itself", () => {
+    expect(liveInterval([r(20, { scheduledAt: "2026-01-06T08:00:00.000Z" })], now)).toBe(SCHEDULED_INTERVAL_MS);
+    expect(liveInterval([r(11), r(13), r(22), r(23), r(24), r(29)], now)).toBe(false);
+    expect(liveInterval([], now)).toBe(false);
+    expect(liveInterval(undefined, now)).toBe(false);
+  });
+});
+
+describe("export file name", () => {
+  it("reads the name from content-disposition, else gives null", () => {
+    expect(fileNameFromDisposition('attachment; filename="batch-42-recipients.csv"')).toBe("batch-42-recipients.csv");
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%E5%8F%B7%E7%A0%81.csv")).toBe("号码.csv");
+    expect(fileNameFromDisposition('attachment; filename="../x.csv"')).toBe(".._x.csv");
+    expect(fileNameFromDisposition(null)).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------- review modal
+
+describe("review and update modal", () => {
+  function setup(over: Record<string, unknown>, answers: Parameters<typeof mockFetch>[0] = {}) {
+    const onClose = vi.fn();
+    const mocked = mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(detail(over)) },
+      ...answers,
+    });
+    renderInApp(<ReviewModal batchId="42" onClose={onClose} />);
+    return { onClose, ...mocked };
+  }
+
+  it("shows the content as the recipient sees it, with its segments", async () => {
+    setup({});
+    const preview = await screen.findByTestId("content-preview");
+    expect(within(preview).getByTestId("preview-text")).toHaveTextContent("Your code is 1234. 您好");
+    expect(screen.getByTestId("preview-meta")).toHaveTextContent("1 条短信 · 21 字符 · UCS-2 编码");
+    expect(screen.getByText("18 个有效号码,费用 6.30")).toBeInTheDocument();
+  });
+
+  it("rejecting requires a reason; with one it posts the reason and closes", async () => {
+    const { requests, onClose } = setup(
+      {},
+      { "POST /batch/review/reject": { body: envelope(row({ status: 13, reason: "spam" })) } },
+    );
+    await userEvent.click(await screen.findByTestId("review-reject"));
+    await userEvent.click(screen.getByTestId("review-submit"));
+    expect(await screen.findByText("请输入驳回原因")).toBeInTheDocument();
+    await userEvent.type(screen.getByTestId("review-reason"), "   ");
+    await userEvent.click(screen.getByTestId("review-submit"));
+    expect(await screen.findByText("请输入驳回原因")).toBeInTheDocument();
+    expect(requests.filter((r) => r.url.pathname === "/batch/review/reject")).toHaveLength(0);
+
+    await userEvent.clear(screen.getByTestId("review-reason"));
+    await userEvent.type(screen.getByTestId("review-reason"), "  Looks like spam ");
+    await userEvent.click(screen.getByTestId("review-submit"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
+    const sent = requests.find((r) => r.url.pathname === "/batch/review/reject");
+    expect(sent?.body).toEqual({ id: "42", reason: "Looks like spam" });
+  });
+
+  it("passing sends the batch's schedule (the customer's, shown in the picker)", async () => {
+    const at = new Date(Date.now() + 2 * 86_400_000);
+    at.setMilliseconds(0);
+    const { requests, onClose } = setup(
+      { scheduledAt: at.toISOString() },
+      { "POST /batch/review/pass": { body: envelope(row({ status: 20 })) } },
+    );
+    const picker = await screen.findByTestId("review-schedule");
+    await waitFor(() => expect(picker).not.toHaveValue(""), slow);
+    await userEvent.click(screen.getByTestId("review-submit"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
+    const sent = requests.find((r) => r.url.pathname === "/batch/review/pass");
+    expect(sent?.body).toEqual({ id: "42", scheduledAt: at.toISOString() });
+  });
+
+  it("passing with a schedule typed into the picker sends it", async () => {
+    const { requests, onClose } = setup({}, { "POST /batch/review/pass": { body: envelope(row({ status: 20 })) } });
+    const picker = await screen.findByTestId("review-schedule");
+    await userEvent.click(picker);
+    await userEvent.type(picker, "2099-03-04 05:06:07{Enter}");
+    await userEvent.click(screen.getByTestId("review-submit"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
+    const sent = requests.find((r) => r.url.pathname === "/batch/review/pass");
+    expect(sent?.body).toEqual({ id: "42", scheduledAt: new Date(2099, 2, 4, 5, 6, 7).toISOString() });
+  });
+
+  it("passing without a schedule sends the id only", async () => {
+    const { requests, onClose } = setup({}, { "POST /batch/review/pass": { body: envelope(row({ status: 20 })) } });
+    await userEvent.click(await screen.findByTestId("review-submit"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
+    expect(requests.find((r) => r.url.pathname === "/batch/review/pass")?.body).toEqual({ id: "42" });
+  });
+
+  it("shows the server's refusal inside the modal and stays open", async () => {
+    const { onClose } = setup(
+      {},
+      {
+        "POST /batch/review/pass": {
+          status: 409,
+          body: envelope(null, 1, "批次状态为 20,当前不能执行此操作"),
+        },
+      },
+    );
+    await userEvent.click(await screen.findByTestId("review-submit"));
+    expect(await screen.findByTestId("review-error")).toHaveTextContent("批次状态为 20,当前不能执行此操作");
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it("a pending batch gets a new send time; cleared means send at once", async () => {
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const { requests, onClose } = setup(
+      { status: 20, scheduledAt: at },
+      { "POST /batch/schedule": { body: envelope(row({ status: 20 })) } },
+    );
+    expect(await screen.findByText("修改发送时间")).toBeInTheDocument();
+    expect(screen.queryByTestId("review-reject")).not.toBeInTheDocument();
+    const picker = screen.getByTestId("review-schedule");
+    await waitFor(() => expect(picker).not.toHaveValue(""), slow);
+    const clear = picker.closest(".ant-picker")?.querySelector(".ant-picker-clear");
+    expect(clear).toBeTruthy();
+    await userEvent.setup({ pointerEventsCheck: 0 }).click(clear as Element);
+    await userEvent.click(screen.getByTestId("review-submit"));
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
+    expect(requests.find((r) => r.url.pathname === "/batch/schedule")?.body).toEqual({ id: "42", scheduledAt: null });
+  });
+
+  it("offers nothing to do for a batch still being read or already sending", async () => {
+    setup({ ingesting: true });
+    expect(await screen.findByText("号码文件仍在读取中,读取完成后才能通过。")).toBeInTheDocument();
+    expect(screen.queryByTestId("review-submit")).not.toBeInTheDocument();
+  });
+
+  it("says a load failure", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { status: 404, body: envelope(null, 1, "批次不存在") },
+    });
+    renderInApp(<ReviewModal batchId="42" onClose={() => {}} />);
+    expect(await screen.findByText("批次不存在")).toBeInTheDocument();
+  });
+});
