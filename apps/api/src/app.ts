@@ -85,7 +85,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(cors, {
     origin: config.CORS_ORIGINS ? config.CORS_ORIGINS.split(",").map((s) => s.trim()) : true,
     allowedHeaders: ["authorization", "content-type", "tenant-id", "lang", "idempotency-key", "x-request-id"],
-    exposedHeaders: ["x-request-id", "retry-after"],
+    exposedHeaders: ["x-request-id", "retry-after", "content-disposition"],
   });
   await app.register(rateLimit, {
     global: false,

@@ -1,6 +1,31 @@
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 
+/**
+ * The browser's current query string, not the last rendered one: react-router applies navigations in a
+ * transition, so two quick changes (a picker, then a search) would otherwise both start from the same old
+ * query and the second would undo the first.
+ */
+function currentSearch(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}
+
+/** Merges values into the URL's query string (empty = removed), or replaces it with `reset`. */
+export function useSearchParamSetter() {
+  const [, setSearch] = useSearchParams();
+  return useCallback(
+    (next: Record<string, string | undefined>, opts: { reset?: boolean } = {}) => {
+      const out = opts.reset ? new URLSearchParams() : currentSearch();
+      for (const [key, value] of Object.entries(next)) {
+        if (value === undefined || value === "") out.delete(key);
+        else out.set(key, value);
+      }
+      setSearch(out);
+    },
+    [setSearch],
+  );
+}
+
 /** Default page size of every server-side paged list. */
 export const PAGE_SIZE = 20;
 
@@ -40,8 +65,8 @@ export function useUrlFilters<F extends FilterValues>(keys: readonly (keyof F & 
 
   const setFilters = useCallback(
     (next: Partial<F>) =>
-      setSearch((prev) => {
-        const out = new URLSearchParams(prev);
+      setSearch(() => {
+        const out = currentSearch();
         for (const [key, value] of Object.entries(next)) {
           if (value === undefined || value === null || value === "") out.delete(key);
           else out.set(key, String(value));
@@ -53,8 +78,8 @@ export function useUrlFilters<F extends FilterValues>(keys: readonly (keyof F & 
   );
   const setPage = useCallback(
     (nextPage: number, nextSize?: number) =>
-      setSearch((prev) => {
-        const out = new URLSearchParams(prev);
+      setSearch(() => {
+        const out = currentSearch();
         if (nextPage > 1) out.set("page", String(nextPage));
         else out.delete("page");
         if (nextSize !== undefined && nextSize !== PAGE_SIZE) out.set("pageSize", String(nextSize));
@@ -65,8 +90,8 @@ export function useUrlFilters<F extends FilterValues>(keys: readonly (keyof F & 
   );
   const reset = useCallback(
     () =>
-      setSearch((prev) => {
-        const out = new URLSearchParams(prev);
+      setSearch(() => {
+        const out = currentSearch();
         for (const key of keyList.split(",")) out.delete(key);
         out.delete("page");
         return out;

@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from "dayjs";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { errorText } from "../../../hooks/use-api-error-message";
-import { useSearchParamSetter } from "../../products/use-search-param-setter";
+import { useSearchParamSetter } from "../../../hooks/use-url-filters";
 import { useAllChannels, useChannelStats } from "../api";
 import { messages } from "../messages";
 

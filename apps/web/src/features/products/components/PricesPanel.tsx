@@ -4,10 +4,10 @@ import { Alert, App, Button, Empty, Input, Popconfirm, Result, Select, Space, Ta
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useSearchParamSetter } from "../../../hooks/use-url-filters";
 import { formatMoney } from "../../../lib/format";
 import { useAllProducts, usePriceMutation, usePrices } from "../api";
 import { messages } from "../messages";
-import { useSearchParamSetter } from "../use-search-param-setter";
 import { PriceFormModal, type PriceFormValues } from "./PriceFormModal";
 import { UserPicker } from "./UserPicker";
 

@@ -6,13 +6,12 @@ import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
 import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
 import { useProductMutation, useProducts } from "../api";
 import { useScopeSummary } from "../components/CountryScopeFields";
 import { PricesPanel } from "../components/PricesPanel";
 import { ProductCountriesModal, ProductFormModal } from "../components/ProductModals";
 import { messages } from "../messages";
-import { useSearchParamSetter } from "../use-search-param-setter";
 
 type ProductFilters = { code?: string; status?: string; keyword?: string };
 type Dialog = { kind: "create" } | { kind: "edit"; product: ProductItem } | { kind: "countries"; product: ProductItem };
