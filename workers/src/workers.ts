@@ -57,7 +57,8 @@ function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
     [QUEUE.finishBatch]: async (job) => finishBatch(deps, parse(finishBatchJob, job)),
     [QUEUE.deliveryReport]: async (job) => {
       const data = parse(deliveryReportJob, job);
-      const { unmatched } = await recordDeliveryReports(deps, data);
+      // First run: exact ids only; a receipt that overtook its submit outcome waits for the re-run.
+      const { unmatched } = await recordDeliveryReports(deps, data, { otherSpellings: job.attemptsStarted > 1 });
       if (unmatched.length === 0) return;
       // attemptsStarted counts every run, delayed re-runs included: it bounds how long receipts wait for their
       // submit outcome.

@@ -174,6 +174,32 @@ describe("send outcomes and finish-batch", () => {
 });
 
 describe("delivery-report", () => {
+  it("gives each receipt its own message when an SMSC counts 1, 2, 3... (decimal 16 is also hex 10)", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2), {
+      status: BatchStatus.SENDING,
+    });
+    const [r10, r16] = await recipientsOf(batchId);
+    await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r10!.id, result: SendResult.SUCCESS, providerMessageId: "10", errorCode: null },
+      { recipientId: r16!.id, result: SendResult.SUCCESS, providerMessageId: "16", errorCode: null },
+    ]);
+    const reports = [
+      { providerMessageId: "10", status: "undelivered" as const, errorCode: "001" },
+      { providerMessageId: "16", status: "delivered" as const },
+    ];
+    for (const otherSpellings of [false, true]) {
+      const outcome = await recordDeliveryReports(deps, { channelId, reports }, { otherSpellings });
+      expect(outcome.unmatched).toEqual([]);
+    }
+    const rows = await recipientsOf(batchId);
+    expect(rows.map((r) => [r.providerMessageId, r.receiveResult])).toEqual([
+      ["10", ReceiveResult.RECEIVE_FAILED],
+      ["16", ReceiveResult.RECEIVED],
+    ]);
+  });
+
   it("returns receipts that overtook their submit outcome, records them once it is written, and counts each once", async () => {
     const customer = await createCustomer(prisma);
     const channelId = await createSmppChannel(prisma, { port: 1 });
@@ -197,10 +223,12 @@ describe("delivery-report", () => {
     const later = await recordDeliveryReports(deps, { channelId, reports: early.unmatched });
     expect(later.recorded).toBe(2);
     expect(later.unmatched.map((r) => r.providerMessageId)).toEqual(["268435458"]);
-    // The same receipts again (an SMSC redelivering after a reconnect): matched, but nothing counted twice.
+    // The same receipts again (an SMSC redelivering after a reconnect): nothing counted twice. The exact id
+    // matches its (already receipted) message; the other spelling may only claim a message still waiting for
+    // its receipt, so it comes back unmatched (and is dropped after the re-runs).
     expect(await recordDeliveryReports(deps, { channelId, reports: reports.slice(0, 2) })).toEqual({
       recorded: 0,
-      unmatched: [],
+      unmatched: [reports[0]],
     });
     // A receipt for another channel's message of the same id is not ours.
     expect((await recordDeliveryReports(deps, { channelId: channelId + 1_000_000, reports })).recorded).toBe(0);

@@ -1,8 +1,11 @@
 // delivery-report {channelId, reports}: records delivery receipts on their recipients, in bulk.
 //
-//   - a receipt names the provider's message id; it is looked up under every spelling the adapter could have
-//     stored it in (messageIdVariants: hex and decimal forms), among the channel's recipients of the last days
-//     (SMSC ids repeat after a restart: the newest recipient with that id wins);
+//   - a receipt names the provider's message id; the recipient stored under exactly that id wins. Only when none
+//     is (and only from the job's second run, once every submit outcome in flight has been written) is it looked
+//     up under the other spellings the adapter could have stored it in (messageIdVariants: hex and decimal), and
+//     then only among recipients without a receipt: with an SMSC counting 1, 2, 3..., decimal "16" is also hex
+//     "10", so a first-run variant match would give message 10's receipt to message 16. Among the channel's
+//     recipients of the last days (SMSC ids repeat after a restart: the newest recipient with that id wins);
 //   - receive result 1 for "delivered", 2 for any other final state, with receivedAt, only where it is still 0
 //     (a receipt delivered twice counts once), and the batch's delivered/undelivered counters in the same
 //     statement;
@@ -36,15 +39,27 @@ interface Row {
   batchId: bigint | null;
 }
 
-export async function recordDeliveryReports(deps: Deps, job: DeliveryReportJob): Promise<ReportOutcome> {
+export interface RecordOptions {
+  /** Also look receipts up under their other spellings (hex/decimal); see the rule at the top. Default true. */
+  otherSpellings?: boolean;
+}
+
+export async function recordDeliveryReports(
+  deps: Deps,
+  job: DeliveryReportJob,
+  { otherSpellings = true }: RecordOptions = {},
+): Promise<ReportOutcome> {
   const { reports, channelId } = job;
   if (reports.length === 0) return { recorded: 0, unmatched: [] };
   const variants: string[] = [];
   const variantIdx: number[] = [];
+  const variantExact: boolean[] = [];
   reports.forEach((report, idx) => {
-    for (const v of messageIdVariants(report.providerMessageId)) {
+    const spellings = otherSpellings ? messageIdVariants(report.providerMessageId) : [report.providerMessageId];
+    for (const v of spellings) {
       variants.push(v);
       variantIdx.push(idx);
+      variantExact.push(v === report.providerMessageId);
     }
   });
   const idxs = reports.map((_, idx) => idx);
@@ -56,12 +71,14 @@ export async function recordDeliveryReports(deps: Deps, job: DeliveryReportJob):
 
   const rows = await deps.prisma.$queryRaw<Row[]>`
     WITH v AS (
-      SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[]) AS v(message_id, idx)
+      SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[], ${variantExact}::boolean[])
+        AS v(message_id, idx, exact)
     ), hit AS (
       SELECT DISTINCT ON (v.idx) v.idx, r.id
       FROM v JOIN recipients r ON r."providerMessageId" = v.message_id
       WHERE r."channelId" = ${channelId} AND r."sentAt" > now() - ${RECEIPT_WINDOW}::interval
-      ORDER BY v.idx, r.id DESC
+        AND (v.exact OR r."receiveResult" = ${ReceiveResult.UNKNOWN})
+      ORDER BY v.idx, v.exact DESC, r.id DESC
     ), rep AS (
       SELECT * FROM unnest(${idxs}::int[], ${results}::smallint[], ${errors}::text[], ${doneAts}::timestamptz[])
         AS rep(idx, result, error_code, done_at)
