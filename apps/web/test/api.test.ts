@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { LoginResult } from "../src/features/auth/api/types";
+import { startSession } from "../src/features/auth/session";
 import { type ApiClientDeps, ApiError, createApiClient } from "../src/lib/api";
 import type { Variant } from "../src/lib/config";
 import { translate } from "../src/lib/i18n";
@@ -76,6 +78,82 @@ describe("api client: headers", () => {
     login(UserType.AGENT, "12");
     await client({ path: "/backend/customer/list" }).api.get("/user/list");
     expect(requests.map((r) => r.headers.get("tenant-id"))).toEqual(["11", "12"]);
+  });
+});
+
+describe("api client: a super admin's working tenant", () => {
+  it("sends the chosen working tenant as the tenant id, never the stored own tenant", async () => {
+    login(UserType.SUPER_ADMIN, "7");
+    storage.setWorkingTenantId(3);
+    const { requests } = mockFetch({
+      "/user/list": { body: envelope({ list: [], total: 0 }) },
+      "/setting/system": { body: envelope({}) },
+    });
+    const { api } = client({ path: "/backend/customer/list" });
+    await api.get("/user/list");
+    await api.post("/setting/system", { reviewMode: 0 });
+    expect(requests.map((r) => r.headers.get("tenant-id"))).toEqual(["3", "3"]);
+  });
+
+  it("goes back to no tenant id (all tenants) when the choice is cleared", async () => {
+    login(UserType.SUPER_ADMIN, null);
+    storage.setWorkingTenantId(3);
+    storage.setWorkingTenantId(null);
+    const { requests } = mockFetch({ "/user/list": { body: envelope({ list: [], total: 0 }) } });
+    await client({ path: "/backend/customer/list" }).api.get("/user/list");
+    expect(requests[0]?.headers.has("tenant-id")).toBe(false);
+  });
+
+  it("is ignored for every other user type, who keep their own tenant", async () => {
+    const { requests } = mockFetch({ "/user/list": { body: envelope({ list: [], total: 0 }) } });
+    for (const [type, own] of [
+      [UserType.ADMIN, "11"],
+      [UserType.AGENT, "12"],
+      [UserType.USER, "13"],
+    ] as const) {
+      login(type, own);
+      storage.setWorkingTenantId(99);
+      await client({ path: "/backend/customer/list" }).api.get("/user/list");
+    }
+    expect(requests.map((r) => r.headers.get("tenant-id"))).toEqual(["11", "12", "13"]);
+  });
+
+  it.each(["/system/login", "/backend/login"])("is not sent from the system login page %s", async (path) => {
+    login(UserType.SUPER_ADMIN, null);
+    storage.setWorkingTenantId(3);
+    const { requests } = mockFetch({ "/auth/staff/login": { body: envelope({}) } });
+    await client({ path }).api.post("/auth/staff/login", { username: "a", password: "b" });
+    expect(requests[0]?.headers.has("tenant-id")).toBe(false);
+  });
+
+  it("is forgotten with the session (logout, 401) and by a new login", async () => {
+    login(UserType.SUPER_ADMIN, null);
+    storage.setWorkingTenantId(3);
+    storage.clearSession();
+    expect(storage.getWorkingTenantId()).toBeNull();
+
+    storage.setWorkingTenantId(4);
+    mockFetch({ "/user/info": { body: envelope(null, 401, "expired") } });
+    await client({ path: "/backend/customer/list" })
+      .api.get("/user/info")
+      .catch(() => undefined);
+    expect(storage.getWorkingTenantId()).toBeNull();
+    expect(storage.getToken()).toBeNull();
+
+    storage.setWorkingTenantId(5);
+    startSession({ token: "tok-2", user: { type: UserType.SUPER_ADMIN, tenantId: null } } as LoginResult, "staff");
+    expect(storage.getWorkingTenantId()).toBeNull();
+    expect(storage.getToken()).toBe("tok-2");
+  });
+
+  it("keeps language and mode when the session is cleared", () => {
+    storage.setLang("en");
+    storage.setInternational(true);
+    login(UserType.SUPER_ADMIN, null);
+    storage.setWorkingTenantId(3);
+    storage.clearSession();
+    expect(storage.getLang()).toBe("en");
+    expect(storage.getInternational()).toBe("1");
   });
 });
 

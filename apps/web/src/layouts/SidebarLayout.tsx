@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Outlet } from "react-router-dom";
 import { useSession } from "../features/auth/context/session-context";
 import { platformTitleKey } from "../features/auth/session";
+import { TenantSwitcher } from "../features/tenant-switcher/TenantSwitcher";
 import { useBranding } from "../features/website/hooks/use-branding";
 import { useT } from "../lib/i18n";
 import type { AreaLayoutProps } from "../routes/AreaRoute";
@@ -71,6 +72,7 @@ export default function SidebarLayout({ area }: AreaLayoutProps) {
             <Typography.Text strong style={{ fontSize: 16 }}>
               {platformKey ? t(platformKey) : branding.title}
             </Typography.Text>
+            <TenantSwitcher />
             <UserActions />
           </Layout.Header>
           <Layout.Content style={{ margin: 24 }}>

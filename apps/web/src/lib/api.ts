@@ -1,6 +1,7 @@
 /**
  * The one API client (spec section 7): fetch-based, base address from configuration, bearer token,
- * tenant-id and lang headers, international flag, 60 s timeout, `{ code, message, data }` envelope.
+ * tenant-id (a super admin's: its working tenant) and lang headers, international flag, 60 s timeout,
+ * `{ code, message, data }` envelope.
  *
  * It throws `ApiError` and never shows anything itself: each feature decides what to show
  * (see `useApiErrorMessage`). Code 401 also ends the session and moves to the right login page.
@@ -79,7 +80,7 @@ export interface ApiClientDeps {
   config: Pick<AppConfig, "apiBase" | "variant" | "internationalMode">;
   storage: Pick<
     AppStorage,
-    "getToken" | "getUserType" | "getTenantId" | "getLang" | "getInternational" | "clearSession"
+    "getToken" | "getUserType" | "getTenantId" | "getWorkingTenantId" | "getLang" | "getInternational" | "clearSession"
   >;
   /** Read at call time so tests can stub the global. */
   fetch: () => typeof fetch;
@@ -113,11 +114,12 @@ export function createApiClient(deps: ApiClientDeps) {
     if (hasJsonBody) headers.set("Content-Type", "application/json");
     const token = deps.storage.getToken();
     if (token) headers.set("Authorization", `Bearer ${token}`);
-    const tenantId = deps.storage.getTenantId();
-    const userType = deps.storage.getUserType();
-    if (tenantId && userType !== UserType.SUPER_ADMIN && !isSystemLoginPage(deps.currentPath())) {
-      headers.set("tenant-id", tenantId);
-    }
+    // A super admin's own tenant id is empty: it acts in the working tenant it chose (none = all tenants).
+    const tenantId =
+      deps.storage.getUserType() === UserType.SUPER_ADMIN
+        ? deps.storage.getWorkingTenantId()
+        : deps.storage.getTenantId();
+    if (tenantId && !isSystemLoginPage(deps.currentPath())) headers.set("tenant-id", tenantId);
     return headers;
   }
 

@@ -1,6 +1,7 @@
 /**
  * The one place that reads and writes local storage (spec section 9): token, user type, tenant id,
- * agent id, language and the international flag.
+ * agent id, language and the international flag, and a super admin's working tenant (the tenant the back
+ * office acts in, chosen in the top bar; the super admin's own tenant id is always empty).
  */
 import { toUserType, type UserType } from "./user-type";
 
@@ -12,6 +13,7 @@ const KEY = {
   userType: "switchboard.userType",
   tenantId: "switchboard.tenantId",
   agentId: "switchboard.agentId",
+  workingTenantId: "switchboard.workingTenantId",
   lang: "switchboard.lang",
   international: "switchboard.international",
 } as const;
@@ -36,6 +38,11 @@ export const storage = {
   getUserType: (): UserType | null => toUserType(read(KEY.userType)),
   getTenantId: (): string | null => read(KEY.tenantId),
   getAgentId: (): string | null => read(KEY.agentId),
+  /** A super admin's chosen tenant (null = all tenants); other users never have one. */
+  getWorkingTenantId: (): string | null => read(KEY.workingTenantId),
+  setWorkingTenantId(tenantId: string | number | null): void {
+    write(KEY.workingTenantId, tenantId);
+  },
 
   getLang(): Lang {
     const lang = read(KEY.lang);
@@ -65,9 +72,11 @@ export const storage = {
     write(KEY.tenantId, identity.tenantId);
     if (identity.agentId !== undefined) write(KEY.agentId, identity.agentId);
   },
-  /** Forgets the token and the user's identity (type, tenant, agent); language and mode stay. */
+  /** Forgets the token, the user's identity (type, tenant, agent) and the working tenant; language and mode stay. */
   clearSession(): void {
-    for (const key of [KEY.token, KEY.userType, KEY.tenantId, KEY.agentId]) window.localStorage.removeItem(key);
+    for (const key of [KEY.token, KEY.userType, KEY.tenantId, KEY.agentId, KEY.workingTenantId]) {
+      window.localStorage.removeItem(key);
+    }
   },
 };
 

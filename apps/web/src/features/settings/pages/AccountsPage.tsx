@@ -32,7 +32,7 @@ export default function AccountsPage() {
   });
 
   return (
-    <PageContainer extra={scope.picker}>
+    <PageContainer>
       <Tabs
         activeKey={type}
         onChange={(k) => setFilters({ type: k })}

@@ -117,9 +117,5 @@ function RecordList({ tenantId }: { tenantId: TenantParam }) {
 /** setting/sms/record: the SMS the platform sent (phone numbers show only their last four digits). */
 export default function SmsRecordsPage() {
   const scope = useTenantScope();
-  return (
-    <PageContainer extra={scope.picker}>
-      {scope.missing ? <ChooseTenant /> : <RecordList tenantId={scope.tenantId} />}
-    </PageContainer>
-  );
+  return <PageContainer>{scope.missing ? <ChooseTenant /> : <RecordList tenantId={scope.tenantId} />}</PageContainer>;
 }

@@ -301,9 +301,5 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
 /** setting/sms/template: the SMS templates of the tenant. */
 export default function SmsTemplatesPage() {
   const scope = useTenantScope();
-  return (
-    <PageContainer extra={scope.picker}>
-      {scope.missing ? <ChooseTenant /> : <TemplateList tenantId={scope.tenantId} />}
-    </PageContainer>
-  );
+  return <PageContainer>{scope.missing ? <ChooseTenant /> : <TemplateList tenantId={scope.tenantId} />}</PageContainer>;
 }

@@ -10,7 +10,7 @@ export default function SystemSettingsPage() {
   const t = messages.useT();
   const scope = useTenantScope();
   return (
-    <PageContainer extra={scope.picker}>
+    <PageContainer>
       {scope.missing ? (
         <ChooseTenant />
       ) : (
