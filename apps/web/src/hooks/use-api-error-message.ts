@@ -1,13 +1,8 @@
 import { App } from "antd";
 import { useCallback } from "react";
 import { isApiError } from "../lib/api";
-import { type TFunction, useT } from "../lib/i18n";
-
-/** The text to show for an error thrown by the API client (its message is already translated). */
-export function errorText(error: unknown, t: TFunction): string {
-  if (isApiError(error)) return error.message;
-  return t("error.unknown");
-}
+import { errorText } from "../lib/error-text";
+import { useT } from "../lib/i18n";
 
 /**
  * For features that want a request error shown as a warning toast (spec section 8). A 401 shows

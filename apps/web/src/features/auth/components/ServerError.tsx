@@ -1,5 +1,5 @@
 import { Alert } from "antd";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useT } from "../../../lib/i18n";
 
 /** A failed submit, shown under the form (the message comes from the server, already translated). */

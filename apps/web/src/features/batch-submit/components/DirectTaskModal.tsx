@@ -25,8 +25,8 @@ import {
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { type ChangeEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
 import { isApiError } from "../../../lib/api";
+import { errorText } from "../../../lib/error-text";
 import { formatNumber } from "../../../lib/format";
 import { checkBatch, type Recipients, type SubmitAnswer, submitBatch, type Target } from "../api/batch-submit";
 import { messages } from "../messages";

@@ -14,8 +14,8 @@ import {
   Typography,
 } from "antd";
 import type { ReactNode } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
 import { isApiError } from "../../../lib/api";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { type BatchDetail, batchKeys, fetchBatchDetail } from "../api";
 import { type BatchMessageKey, messages } from "../messages";

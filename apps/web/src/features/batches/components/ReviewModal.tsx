@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Skeleton, Space, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useEffect, useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { type BatchRow, batchKeys, changeSchedule, passReview, rejectReview } from "../api";
 import { type BatchMessageKey, messages } from "../messages";

@@ -2,7 +2,7 @@ import type { ChannelItem, ChannelTransferResult } from "@switchboard/contracts"
 import { ActiveStatus } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Modal, Result, Select, Spin, Typography } from "antd";
 import { type ReactNode, useEffect } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useAllProducts } from "../../products/api";
 import { useAllChannels, useChannelMutation, useTestChannel } from "../api";
 import { messages } from "../messages";

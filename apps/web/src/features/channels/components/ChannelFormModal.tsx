@@ -2,7 +2,7 @@ import type { ChannelItem } from "@switchboard/contracts";
 import type { ChannelKind } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Divider, Form, Input, InputNumber, Modal, Select, Typography } from "antd";
 import type { Rule } from "antd/es/form";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { CountryScopeFields } from "../../products/components/CountryScopeFields";
 import { useChannelMutation } from "../api";
 import { messages } from "../messages";

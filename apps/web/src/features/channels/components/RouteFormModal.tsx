@@ -1,7 +1,7 @@
 import { type CountryItem, inCountryScope } from "@switchboard/contracts";
 import { InterfaceAction, UserType } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Modal, Radio, Select } from "antd";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useAllProducts } from "../../products/api";
 import { CountrySelect } from "../../products/components/CountrySelect";
 import { UserPicker } from "../../products/components/UserPicker";

@@ -3,8 +3,9 @@ import { ActiveStatus, InterfaceAction, UserType } from "@switchboard/contracts/
 import { App, Button, Empty, Popconfirm, Result, Select, Space, Table, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import { useAllProducts } from "../../products/api";
 import { UserPicker } from "../../products/components/UserPicker";
 import { useAllChannels, useChannelMutation, useRoutes } from "../api";

@@ -3,8 +3,8 @@ import { Button, DatePicker, Result, Select, Space } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
-import { errorText } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import { useAllChannels, useChannelStats } from "../api";
 import { messages } from "../messages";
 

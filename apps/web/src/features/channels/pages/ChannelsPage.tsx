@@ -4,8 +4,9 @@ import { App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Ta
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
-import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import { useChannelMutation, useChannels } from "../api";
 import { DefaultChannelModal, TestChannelModal, TransferModal } from "../components/ChannelActionModals";
 import { ChannelFormModal } from "../components/ChannelFormModal";

@@ -2,8 +2,8 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { Alert, Button, DatePicker, Form, Result, Space, Table, type TableColumnsType, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import type { ReactNode } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
 import type { FilterValues, UrlFilters } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
 import { messages } from "../messages";
 

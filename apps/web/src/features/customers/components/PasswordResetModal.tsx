@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { Alert, App, type ButtonProps, Form, Input, Modal } from "antd";
 import { useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { passwordRules } from "../../auth/components/credential-rules";
 import { resetPassword } from "../api";
 import { messages } from "../messages";

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Image, Space, Spin, Typography } from "antd";
 import { useEffect, useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { fetchProtectedFile } from "../api/files";
 import { messages } from "../messages";
 

@@ -2,7 +2,7 @@ import { UserType } from "@switchboard/contracts/codes";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, type ButtonProps, Form, Input, Modal } from "antd";
 import { useEffect, useRef, useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
 import { userInfoQueryKey, useUserInfo } from "../../auth/api/get-user-info";
 import { useSession } from "../../auth/context/session-context";

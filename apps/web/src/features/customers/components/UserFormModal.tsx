@@ -2,7 +2,7 @@ import { AuthRequirement, UserType } from "@switchboard/contracts/codes";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, type ButtonProps, Form, Input, Modal, Radio, Select } from "antd";
 import { useEffect, useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { passwordRules, usernameRules } from "../../auth/components/credential-rules";
 import { useSession } from "../../auth/context/session-context";
 import { createUser, customerKeys, editUser, listTenants, type UserCreateInput, type UserRow } from "../api";

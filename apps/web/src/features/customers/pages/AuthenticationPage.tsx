@@ -3,8 +3,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { Alert, App, Button, Descriptions, Drawer, Form, Input, Popconfirm, Select, Space, Typography } from "antd";
 import { useState } from "react";
 import { PageContainer } from "../../../components/PageContainer";
-import { errorText } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import {
   type AuthenticationRow,
   customerKeys,

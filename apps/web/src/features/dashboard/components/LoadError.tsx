@@ -1,5 +1,5 @@
 import { Button, Result } from "antd";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useT } from "../../../lib/i18n";
 
 /** A page load that failed: the error and a retry. */

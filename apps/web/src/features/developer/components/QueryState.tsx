@@ -1,7 +1,7 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Button, Result, Skeleton } from "antd";
 import type { ReactNode } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useT } from "../../../lib/i18n";
 
 /** Loading skeleton, or an error with a retry, or the children with the loaded data. */

@@ -1,6 +1,6 @@
 import { Button, Modal, Skeleton, Typography } from "antd";
 import dayjs from "dayjs";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useNoticeDetail } from "../api/notice-api";
 import { messages } from "../messages";
 

@@ -3,8 +3,8 @@ import { ProductCode } from "@switchboard/contracts/codes";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
-import { errorText } from "../../../hooks/use-api-error-message";
 import { api } from "../../../lib/api";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
 import { messages } from "../messages";
 

@@ -1,7 +1,7 @@
 import { type CountryItem, inCountryScope, type ProductItem } from "@switchboard/contracts";
 import { CountryScope, PriceAction } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Input, Modal, Radio } from "antd";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { type PriceChange, usePriceMutation } from "../api";
 import { messages } from "../messages";
 import { CountrySelect } from "./CountrySelect";

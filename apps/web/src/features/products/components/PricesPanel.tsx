@@ -3,8 +3,9 @@ import { CountryScope, PriceAction, UserType } from "@switchboard/contracts/code
 import { Alert, App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tag, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { errorText, useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
+import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
 import { useAllProducts, usePriceMutation, usePrices } from "../api";
 import { messages } from "../messages";

@@ -1,7 +1,7 @@
 import type { ProductItem } from "@switchboard/contracts";
 import { CountryScope, ProductCode } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Input, Modal, Select } from "antd";
-import { errorText } from "../../../hooks/use-api-error-message";
+import { errorText } from "../../../lib/error-text";
 import { useProductMutation } from "../api";
 import { messages } from "../messages";
 import { CountryScopeFields } from "./CountryScopeFields";
