@@ -6,9 +6,17 @@ import type { AddressInfo } from "node:net";
 import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
 import { verifyLedger } from "@switchboard/api/ledger";
 import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
-import { BalanceLogType, BatchStatus, ReceiveResult, SendResult } from "@switchboard/contracts";
+import {
+  BalanceLogType,
+  BatchStatus,
+  decodeBatchReason,
+  encodeBatchReason,
+  ReceiveResult,
+  SendResult,
+} from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failSendingBatch } from "../src/index";
 import {
   createCustomer,
   createPendingBatch,
@@ -186,7 +194,7 @@ describe("dispatch end to end over SMPP", () => {
     // What the API's terminate does: the conditional 21 -> 23, then finish-batch.
     const { count } = await prisma.messageBatch.updateMany({
       where: { id: BigInt(batchId), status: BatchStatus.SENDING },
-      data: { status: BatchStatus.SEND_TERMINATED, reason: "stopped by admin" },
+      data: { status: BatchStatus.SEND_TERMINATED, reason: encodeBatchReason({ text: "stopped by admin" }) },
     });
     expect(count).toBe(1);
     await harness.deps.queues.finishBatches([batchId]);
@@ -194,7 +202,7 @@ describe("dispatch end to end over SMPP", () => {
 
     const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
     expect(settled.status).toBe(BatchStatus.SEND_TERMINATED);
-    expect(batch.reason).toBe("stopped by admin");
+    expect(decodeBatchReason(batch.reason, "en")).toBe("stopped by admin");
     expect(sums.unsent).toBe(0);
     expect(sums.failed).toBe(0);
     expect(sums.terminated).toBeGreaterThan(0);
@@ -271,7 +279,10 @@ describe("dispatch end to end over SMPP", () => {
       await dead.deps.queues.dispatchBatches([batchId]);
       const settled = await waitSettled(prisma, batchId);
 
-      expect(settled).toMatchObject({ status: BatchStatus.SEND_FAILED, reason: "channel_unavailable" });
+      expect(settled.status).toBe(BatchStatus.SEND_FAILED);
+      // Stored as a message key: each reader gets it in its own language.
+      expect(decodeBatchReason(settled.reason, "en")).toBe("the channel stayed unavailable after every retry");
+      expect(decodeBatchReason(settled.reason, "zh")).toBe("通道多次重试后仍不可用");
       const { batch, sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
       expect(batch.refunded).toBe(cost);
       expect(sums).toMatchObject({ unsent: 0, success: 0, failed: 120 });
@@ -347,6 +358,37 @@ describe("dispatch end to end over SMPP", () => {
       expect(await prisma.notifyAttempt.count({ where: { userId: customer.id, event: "delivery_report" } })).toBe(
         receiver.requests.filter((r) => r.event === "delivery_report").length,
       );
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it("a failed batch's callback carries its reason in the customer's language", async () => {
+    const receiver = await callbackReceiver();
+    try {
+      const customer = await createCustomer(prisma, {
+        notifyUrl: receiver.url,
+        secretKeyHash: secretKeyHash(`sk_${uniqueName("test")}`),
+      });
+      await prisma.user.update({ where: { id: customer.id }, data: { lang: "en" } });
+      const { batchId } = await createPendingBatch(prisma, customer, null, phoneNumbers(3), {
+        status: BatchStatus.SENDING,
+      });
+      // What a chunk does when its channel was deleted meanwhile.
+      expect(await failSendingBatch(harness.deps, batchId, "channel_missing")).toBe(true);
+      const finished = await waitFor("batch_finished delivered", async () =>
+        receiver.requests.find((r) => r.event === "batch_finished" && r.answered === 200),
+      );
+      expect(finished.body.data).toMatchObject({
+        batchId,
+        status: BatchStatus.SEND_FAILED,
+        reason: "the sending channel no longer exists",
+      });
+      const codes = await prisma.recipient.findMany({
+        where: { batchId: BigInt(batchId) },
+        select: { errorCode: true },
+      });
+      expect(codes.map((c) => c.errorCode)).toEqual(["CHANNEL_MISSING", "CHANNEL_MISSING", "CHANNEL_MISSING"]);
     } finally {
       await receiver.close();
     }

@@ -1,6 +1,13 @@
 // The job handlers called directly (no BullMQ worker running): chunk planning, settling and refunds, receipts
 // that overtake their submit outcome, and the conditional writes that make every job safe to run twice.
-import { BalanceLogType, BatchStatus, QUEUE, ReceiveResult, SendResult } from "@switchboard/contracts";
+import {
+  BalanceLogType,
+  BatchStatus,
+  decodeBatchReason,
+  QUEUE,
+  ReceiveResult,
+  SendResult,
+} from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,11 +153,10 @@ describe("send outcomes and finish-batch", () => {
       data: { sendResult: SendResult.FAILURE, errorCode: "ESME_RINVDSTADR" },
     });
     await finishBatch(deps, { batchId });
-    expect(await batch(batchId)).toMatchObject({
-      status: BatchStatus.SEND_FAILED,
-      reason: "all_recipients_failed",
-      refunded: cost,
-    });
+    const failed = await batch(batchId);
+    expect(failed).toMatchObject({ status: BatchStatus.SEND_FAILED, refunded: cost });
+    expect(decodeBatchReason(failed.reason, "en")).toBe("every recipient failed");
+    expect(decodeBatchReason(failed.reason, "zh")).toBe("所有号码均发送失败");
   });
 
   it("settles a terminated batch only once no chunk holds a lease", async () => {

@@ -41,6 +41,12 @@ const schema = z
     CALLBACK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false"),
     /** Mode 1 (single number) submissions wait at most this long for the provider's answer. */
     BATCH_SINGLE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
+    /**
+     * Developer API (/v1) limit per customer (its secret key), shared by every API process through Redis: calls
+     * per second on average, and the burst a customer may spend at once after a quiet moment. Over it: 429.
+     */
+    DEVELOPER_API_RATE_PER_SECOND: z.coerce.number().positive().default(20),
+    DEVELOPER_API_BURST: z.coerce.number().int().min(1).default(40),
     /** Trust X-Forwarded-For from a reverse proxy (docker compose puts one in front). */
     TRUST_PROXY: z.enum(["true", "false"]).default("false"),
     /** Sign-in limits: attempts per IP per minute, failures per account per window. */

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { BalanceLogType, BatchStatus } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../src/modules/batches";
+import { abandonIngest, ingestBatch } from "../src/modules/batches";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, get, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
@@ -236,9 +236,43 @@ describe("ingest", () => {
     expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("refused");
     const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(res.body.data.batch.id) } });
     expect(batch).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n, filePath: null });
-    expect(batch.reason).toMatch(/余额不足|insufficient balance/);
+    // Stored as a message key with its parameters; each reader gets it in its own language.
+    expect(JSON.parse(batch.reason!)).toMatchObject({ key: expect.stringMatching(/insufficient/) });
+    const detail = (lang: "zh" | "en") =>
+      get<{ reason: string }>(t, "/batch/detail", c.token, { id: res.body.data.batch.id }, { lang });
+    expect((await detail("en")).body.data.reason).toMatch(/insufficient balance/);
+    expect((await detail("zh")).body.data.reason).toMatch(/余额不足/);
+    const list = await get<{ list: { id: string; reason: string }[] }>(t, "/batch/list", c.token, {}, { lang: "zh" });
+    expect(list.body.data.list.find((b) => b.id === res.body.data.batch.id)?.reason).toMatch(/余额不足/);
     expect(await t.prisma.recipient.count({ where: { batchId: batch.id } })).toBe(0);
     expect(await fx.balance(c.id)).toBe(100n);
+  });
+
+  it("a file whose ingest gave up for good ends in 13, its reason read in the reader's language", async () => {
+    const c = await fx.customer(w, "10.00");
+    const res = await upload(c, Buffer.from(usNumbers(2).join("\n")));
+    await abandonIngest(ingestDeps(), { batchId: res.body.data.batch.id });
+    const detail = (lang: "zh" | "en") =>
+      get<{ status: number; reason: string }>(t, "/batch/detail", c.token, { id: res.body.data.batch.id }, { lang });
+    expect((await detail("en")).body.data).toMatchObject({
+      status: BatchStatus.REVIEW_REJECTED,
+      reason: "the batch's file could not be read; submit it again",
+    });
+    expect((await detail("zh")).body.data.reason).toBe("任务文件读取失败，请重新提交");
+  });
+
+  it("a refused file's reason (no valid number) reads in zh and en, with its counts", async () => {
+    const c = await fx.customer(w, "10.00");
+    // France has no price: its one number is not served, the others are invalid or a repeat.
+    const res = await upload(c, Buffer.from("+33612345678\n12\n+33612345678\nabc\n"));
+    expect(res.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("refused");
+    const detail = (lang: "zh" | "en") =>
+      get<{ status: number; reason: string }>(t, "/batch/detail", c.token, { id: res.body.data.batch.id }, { lang });
+    const en = await detail("en");
+    expect(en.body.data.status).toBe(BatchStatus.REVIEW_REJECTED);
+    expect(en.body.data.reason).toBe("no number can be sent: 2 invalid, 1 duplicate, 1 in countries not served");
+    expect((await detail("zh")).body.data.reason).toBe("没有可发送的号码：无效 2 个，重复 1 个，国家不支持 1 个");
   });
 
   it("a batch cancelled while its file waits is not ingested, and its file is removed", async () => {

@@ -2,7 +2,7 @@
 // the batch screens' lists and the developer API. The status machine and the per-product content live in
 // batches.ts; this file is what travels in requests and answers. Decisions: docs/batches.md.
 import { z } from "zod";
-import { batchContent } from "./batches";
+import { BATCH_REASON_TEXT_MAX, batchContent } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
 import { bigId, id, paging, text, timeRange } from "./common";
 
@@ -230,6 +230,10 @@ export const batchRow = z.object({
   progress: z.number().int(),
   cost: z.string(),
   refunded: z.string(),
+  /**
+   * Why it was rejected, terminated or failed, in the reader's language (the `lang` header; callbacks: the
+   * customer's language); a reviewer's own words verbatim. null when there is none.
+   */
   reason: z.string().nullable(),
   reviewedAt: z.string().nullable(),
   startedAt: z.string().nullable(),
@@ -276,9 +280,9 @@ export type BatchIdBody = z.infer<typeof batchIdBody>;
 
 export const reviewPassBody = z.object({ id: bigId(), scheduledAt: scheduledAt.optional() });
 export type ReviewPassBody = z.infer<typeof reviewPassBody>;
-export const reviewRejectBody = z.object({ id: bigId(), reason: text(500, 1) });
+export const reviewRejectBody = z.object({ id: bigId(), reason: text(BATCH_REASON_TEXT_MAX, 1) });
 export type ReviewRejectBody = z.infer<typeof reviewRejectBody>;
-export const terminateBody = z.object({ id: bigId(), reason: text(500).optional() });
+export const terminateBody = z.object({ id: bigId(), reason: text(BATCH_REASON_TEXT_MAX).optional() });
 export type TerminateBody = z.infer<typeof terminateBody>;
 
 // ---------------------------------------------------------------- submission answers

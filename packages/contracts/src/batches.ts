@@ -1,8 +1,9 @@
 // Message batches: the status machine of DOMAIN.md and the content each product carries.
 // Shared by the API (submission, review, cancel, terminate), the workers (dispatch, finish) and the web client.
 import { z } from "zod";
-import { BatchStatus, ProductCode } from "./codes";
+import { BatchStatus, type Lang, ProductCode } from "./codes";
 import { bigId, text } from "./common";
+import { isMessageKey, type MessageKey, type MessageParams, translate } from "./messages";
 import { countSegments } from "./sms-segments";
 
 // ---------------------------------------------------------------- status machine
@@ -71,6 +72,77 @@ export const FULLY_REFUNDED_BATCH_STATUSES: readonly BatchStatus[] = [
   BatchStatus.REVIEW_REJECTED,
   BatchStatus.SEND_CANCELLED,
 ];
+
+// ---------------------------------------------------------------- reason (message_batches.reason)
+
+/**
+ * Why a batch was rejected, terminated or failed, as stored: a message of the catalogue (translated when the batch
+ * is read, in the reader's language) or a person's own words (a reviewer's or terminator's text, shown verbatim).
+ */
+export type BatchReason = { key: MessageKey; params?: MessageParams } | { text: string };
+
+/** Length of the column message_batches.reason. */
+export const BATCH_REASON_STORED_MAX = 500;
+/** Free text is stored behind this mark, so that it never reads as a message (and old rows stay apart). */
+const REASON_TEXT_MARK = "text:";
+/** Most characters of a person's reason (review reject, terminate): what fits behind the mark. */
+export const BATCH_REASON_TEXT_MAX = BATCH_REASON_STORED_MAX - REASON_TEXT_MARK.length;
+/** A message parameter longer than this is cut when stored (keys and numbers are far shorter). */
+const REASON_PARAM_MAX = 100;
+
+/**
+ * The stored form of a reason: `{"key":"batch.ingest_failed","params":{...}}` (JSON, params only when there are
+ * any) or `text:` followed by the person's text. Always at most BATCH_REASON_STORED_MAX characters: long
+ * parameters are cut, and a message whose parameters still do not fit is stored without them.
+ */
+export function encodeBatchReason(reason: BatchReason): string {
+  if ("text" in reason) return (REASON_TEXT_MARK + reason.text).slice(0, BATCH_REASON_STORED_MAX);
+  const params = Object.entries(reason.params ?? {}).map(
+    ([k, v]) => [k, typeof v === "string" ? v.slice(0, REASON_PARAM_MAX) : v] as const,
+  );
+  if (params.length > 0) {
+    const json = JSON.stringify({ key: reason.key, params: Object.fromEntries(params) });
+    if (json.length <= BATCH_REASON_STORED_MAX) return json;
+  }
+  return JSON.stringify({ key: reason.key });
+}
+
+/** The stored reason read back; null for none, and for an old row's plain text (stored before the encoding). */
+function parseBatchReason(stored: string): BatchReason | null {
+  if (stored.startsWith(REASON_TEXT_MARK)) return { text: stored.slice(REASON_TEXT_MARK.length) };
+  if (!stored.startsWith('{"key":')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  const { key, params } = value as { key?: unknown; params?: unknown };
+  if (typeof key !== "string" || !isMessageKey(key)) return null;
+  if (params === undefined) return { key };
+  if (typeof params !== "object" || params === null) return null;
+  const entries = Object.entries(params);
+  if (!entries.every(([, v]) => typeof v === "string" || typeof v === "number")) return null;
+  return { key, params: Object.fromEntries(entries) as MessageParams };
+}
+
+/**
+ * A stored reason as a reader sees it: a message in the reader's language, a person's text verbatim, and an
+ * old row's text (translated when it was written, or a machine code) unchanged.
+ */
+export function decodeBatchReason(stored: string | null, lang: Lang): string | null {
+  if (stored === null) return null;
+  const reason = parseBatchReason(stored);
+  if (reason === null) return stored;
+  if ("text" in reason) return reason.text;
+  return translate(lang, reason.key, reason.params);
+}
+
+/** The message key of a stored reason (null for a person's text or an old row). */
+export function batchReasonKey(stored: string | null): MessageKey | null {
+  const reason = stored === null ? null : parseBatchReason(stored);
+  return reason && "key" in reason ? reason.key : null;
+}
 
 // ---------------------------------------------------------------- content per product
 

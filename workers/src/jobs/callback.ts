@@ -7,14 +7,15 @@
 //
 // Body: { event, eventId, createdAt, data }. eventId is the same on every attempt of one event, so a receiver
 // can drop repeats. E.164 numbers go to the customer's own URL (they are its recipients), never to logs.
-//   batch_finished:  data = { batchId, status, productCode, counts..., cost, refunded, finishedAt }
+//   batch_finished:  data = { batchId, status, productCode, counts..., cost, refunded, reason, finishedAt }
+//                    (reason in the customer's language, like the API answers it)
 //   delivery_report: data = { batchId, reports: [{ recipientId, phone, sendResult, receiveResult, errorCode,
 //                              sentAt, receivedAt }] }
 
 import { signCallback } from "@switchboard/api/callback-signature";
 import { postCallback } from "@switchboard/api/callbacks";
 import type { CallbackJob } from "@switchboard/contracts";
-import { CALLBACK_SIGNATURE_HEADER, formatMoney } from "@switchboard/contracts";
+import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 
 type Deps = Pick<WorkerDeps, "prisma" | "logger" | "allowPrivateCallbackTargets" | "tuning">;
@@ -41,13 +42,13 @@ export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: Callbac
   const now = ctx.now ?? new Date();
   const user = await deps.prisma.user.findUnique({
     where: { id: job.userId },
-    select: { notifyUrl: true, secretKeyHash: true, deletedAt: true },
+    select: { notifyUrl: true, secretKeyHash: true, deletedAt: true, lang: true },
   });
   // The customer removed its URL (or its account) since the event: nobody to tell.
   if (!user?.notifyUrl || user.deletedAt) return "skipped";
   const batchId = job.batchId === undefined ? null : BigInt(job.batchId);
 
-  const data = await eventData(deps, job);
+  const data = await eventData(deps, job, user.lang === "en" ? "en" : "zh");
   if (data === null) return "skipped";
   if (!user.secretKeyHash) {
     // Callbacks are always signed; without a key there is nothing to sign with. Recorded so the customer sees why.
@@ -98,8 +99,8 @@ async function recordAttempt(
   });
 }
 
-/** The event's data, read now; null when the batch is not the user's (or gone). */
-async function eventData(deps: Deps, job: CallbackJob): Promise<object | null> {
+/** The event's data, read now, texts in the customer's language; null when the batch is not the user's (or gone). */
+async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<object | null> {
   if (job.batchId === undefined) return null;
   const batch = await deps.prisma.messageBatch.findFirst({
     where: { id: BigInt(job.batchId), userId: job.userId },
@@ -135,7 +136,7 @@ async function eventData(deps: Deps, job: CallbackJob): Promise<object | null> {
       undeliveredCount: batch.undeliveredCount,
       cost: formatMoney(batch.cost),
       refunded: formatMoney(batch.refunded),
-      reason: batch.reason,
+      reason: decodeBatchReason(batch.reason, lang),
       finishedAt: batch.finishedAt?.toISOString() ?? null,
     };
   }

@@ -14,26 +14,45 @@
 // provider accepts at the last moment is recorded as sent and not refunded.
 import { applyBalanceChange } from "@switchboard/api/ledger";
 import type { FinishBatchJob } from "@switchboard/contracts";
-import { BalanceLogType, BatchStatus, canTransition, SendResult } from "@switchboard/contracts";
+import {
+  BalanceLogType,
+  BatchStatus,
+  batchReasonKey,
+  canTransition,
+  encodeBatchReason,
+  type MessageKey,
+  SendResult,
+} from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
 
-/** Batch failure reasons (message_batches.reason), machine-readable: the client translates them. */
-export const FAILURE_REASONS = [
-  "all_recipients_failed",
-  "channel_unavailable",
-  "channel_missing",
-  "channel_paused",
-  "channel_kind_unsupported",
-  "channel_config_invalid",
-  "content_unsupported",
-] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
+/**
+ * Why a batch failed: the machine code (the unsent recipients' error code, in upper case) and the message the
+ * batch's reason is stored as (encodeBatchReason), translated when the batch is read.
+ */
+const FAILURE_MESSAGES = {
+  all_recipients_failed: "batch.failure.all_recipients_failed",
+  channel_unavailable: "batch.failure.channel_unavailable",
+  channel_missing: "batch.failure.channel_missing",
+  channel_paused: "batch.failure.channel_paused",
+  channel_kind_unsupported: "batch.failure.channel_kind_unsupported",
+  channel_config_invalid: "batch.failure.channel_config_invalid",
+  content_unsupported: "batch.failure.content_unsupported",
+} as const satisfies Record<string, MessageKey>;
+export type FailureReason = keyof typeof FAILURE_MESSAGES;
+const FAILURE_REASONS = Object.keys(FAILURE_MESSAGES) as FailureReason[];
+
+/** The stored form of a failure reason (message_batches.reason). */
+export function failureReason(reason: FailureReason): string {
+  return encodeBatchReason({ key: FAILURE_MESSAGES[reason] });
+}
 
 /** Error code of the recipients a failed batch leaves unsent: its reason, in the error codes' upper case. */
-function unsentErrorCode(reason: string | null): string {
-  const known = FAILURE_REASONS.find((r) => r === reason);
+function unsentErrorCode(stored: string | null): string {
+  const key = batchReasonKey(stored);
+  // Rows failed before reasons were stored as messages hold the machine code itself.
+  const known = FAILURE_REASONS.find((r) => FAILURE_MESSAGES[r] === key || r === stored);
   return (known ?? "channel_unavailable").toUpperCase();
 }
 
@@ -46,7 +65,7 @@ type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning
 export async function failSendingBatch(deps: Deps, batchId: string, reason: FailureReason): Promise<boolean> {
   const { count } = await deps.prisma.messageBatch.updateMany({
     where: { id: BigInt(batchId), status: BatchStatus.SENDING },
-    data: { status: BatchStatus.SEND_FAILED, reason },
+    data: { status: BatchStatus.SEND_FAILED, reason: failureReason(reason) },
   });
   if (count > 0) deps.logger.warn({ batchId, reason }, "batch failed");
   await deps.queues.finishBatches([batchId]);
@@ -156,7 +175,7 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
       failedCount: counts.failed,
       refunded,
       finishedAt: batch.finishedAt ?? new Date(),
-      ...(reason ? { reason } : {}),
+      ...(reason ? { reason: failureReason(reason) } : {}),
     },
   });
   // Someone else settled or changed it between our read and this update: their outcome stands.

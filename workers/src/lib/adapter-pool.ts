@@ -19,7 +19,7 @@ import type { PrismaClient } from "@switchboard/db";
 /** Why a channel cannot take messages now; `retryable` says whether waiting can help. */
 export class ChannelUnusable extends Error {
   constructor(
-    /** Short machine-readable reason, stored as the batch's failure reason when it ends the batch. */
+    /** Short machine-readable reason; a batch it ends stores the matching batch.failure.* message key. */
     readonly reason: "channel_missing" | "channel_paused" | "channel_kind_unsupported" | "channel_config_invalid",
     readonly retryable: boolean,
   ) {

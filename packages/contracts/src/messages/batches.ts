@@ -94,4 +94,28 @@ export const batchMessages = {
     zh: "该 Idempotency-Key 已用于另一个不同的请求",
     en: "this Idempotency-Key was already used with a different request",
   },
+  "batch.api_rate_limited": {
+    zh: "请求过于频繁：每个密钥每秒最多 {rate} 次（突发 {burst} 次），请 {retryAfter} 秒后重试",
+    en: "too many requests: at most {rate} per second per key (bursts of {burst}); retry in {retryAfter} s",
+  },
+  // why a sending batch failed (message_batches.reason, written by the workers)
+  "batch.failure.all_recipients_failed": { zh: "所有号码均发送失败", en: "every recipient failed" },
+  "batch.failure.channel_unavailable": {
+    zh: "通道多次重试后仍不可用",
+    en: "the channel stayed unavailable after every retry",
+  },
+  "batch.failure.channel_missing": { zh: "发送通道已不存在", en: "the sending channel no longer exists" },
+  "batch.failure.channel_paused": { zh: "发送通道已暂停", en: "the sending channel is paused" },
+  "batch.failure.channel_kind_unsupported": {
+    zh: "发送通道的类型暂不支持",
+    en: "the sending channel's kind is not supported",
+  },
+  "batch.failure.channel_config_invalid": {
+    zh: "发送通道的配置无效",
+    en: "the sending channel's configuration is not valid",
+  },
+  "batch.failure.content_unsupported": {
+    zh: "发送通道暂不支持该产品的内容",
+    en: "the channel cannot send this product's content yet",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;

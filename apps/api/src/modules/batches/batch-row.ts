@@ -4,8 +4,10 @@ import {
   type BatchRow,
   batchContent,
   contentText,
+  decodeBatchReason,
   FINAL_BATCH_STATUSES,
   formatMoney,
+  type Lang,
   SubmitMode,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
@@ -73,7 +75,8 @@ function progressOf(b: BatchRecord, ingesting: boolean): number {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, string>): BatchRow {
+/** The row in the reader's language (`lang`: the reason is stored as a message key, translated here). */
+export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, string>, lang: Lang): BatchRow {
   const ingesting = isIngesting(b);
   return {
     id: b.id.toString(),
@@ -107,7 +110,7 @@ export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, str
     progress: progressOf(b, ingesting),
     cost: formatMoney(b.cost),
     refunded: formatMoney(b.refunded),
-    reason: b.reason,
+    reason: decodeBatchReason(b.reason, lang),
     reviewedAt: iso(b.reviewedAt),
     startedAt: iso(b.startedAt),
     finishedAt: iso(b.finishedAt),

@@ -74,7 +74,15 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      (await submitBatch(deps, principalOf(req).userId, req.body, { source: BatchSource.WEB }, new Date())).result,
+      (
+        await submitBatch(
+          deps,
+          principalOf(req).userId,
+          req.body,
+          { source: BatchSource.WEB, lang: requestLang(req) },
+          new Date(),
+        )
+      ).result,
   );
 
   app.post(
@@ -99,7 +107,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           deps,
           principalOf(req).userId,
           uploadReceiver(deps, req),
-          { source: BatchSource.WEB },
+          { source: BatchSource.WEB, lang: requestLang(req) },
           new Date(),
         )
       ).result,
@@ -164,7 +172,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchRow },
       },
     },
-    async (req) => passReview(deps, principalOf(req), req.body, new Date()),
+    async (req) => passReview(deps, principalOf(req), req.body, new Date(), requestLang(req)),
   );
   app.post(
     "/batch/review/reject",
@@ -178,7 +186,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchRow },
       },
     },
-    async (req) => rejectReview(deps, principalOf(req), req.body, new Date()),
+    async (req) => rejectReview(deps, principalOf(req), req.body, new Date(), requestLang(req)),
   );
   app.post(
     "/batch/cancel",
@@ -192,7 +200,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchRow },
       },
     },
-    async (req) => cancelBatch(deps, principalOf(req), req.body.id, new Date()),
+    async (req) => cancelBatch(deps, principalOf(req), req.body.id, new Date(), requestLang(req)),
   );
   app.post(
     "/batch/schedule",
@@ -209,7 +217,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchRow },
       },
     },
-    async (req) => rescheduleBatch(deps, principalOf(req), req.body, new Date()),
+    async (req) => rescheduleBatch(deps, principalOf(req), req.body, new Date(), requestLang(req)),
   );
   app.post(
     "/batch/terminate",
@@ -223,7 +231,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchRow },
       },
     },
-    async (req) => terminateBatch(deps, principalOf(req), req.body),
+    async (req) => terminateBatch(deps, principalOf(req), req.body, requestLang(req)),
   );
 
   // ---------------------------------------------------------------- screens
@@ -240,7 +248,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchList },
       },
     },
-    async (req) => listBatches(prisma, principalOf(req), req.query),
+    async (req) => listBatches(prisma, principalOf(req), req.query, requestLang(req)),
   );
   app.get(
     "/batch/detail",
@@ -254,7 +262,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: batchDetail },
       },
     },
-    async (req) => detail(prisma, principalOf(req), req.query.id),
+    async (req) => detail(prisma, principalOf(req), req.query.id, requestLang(req)),
   );
   app.get(
     "/batch/recipients",

@@ -1,21 +1,25 @@
 // The developer API (/v1): batch submission and status for a customer's own systems, authenticated by its
 // secret key (api-key.ts), with Idempotency-Key support. Same envelope and HTTP statuses as every route
 // (DOMAIN.md): 200, 400, 401 (key missing or unknown), 402 (balance short), 403 (API off, IP not allowed,
-// frozen, authentication), 404, 409 (Idempotency-Key reused with another request), 413, 500.
+// frozen, authentication), 404, 409 (Idempotency-Key reused with another request), 413, 429 (over the
+// customer's rate limit, api-rate-limit.ts), 500.
 import {
   BatchSource,
   batchFileSubmitResult,
   batchRow,
   batchSubmitBody,
   batchSubmitResult,
+  errorEnvelope,
   IDEMPOTENCY_KEY_MAX,
   v1BatchParams,
 } from "@switchboard/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../lib/errors";
+import { requestLang } from "../../lib/lang";
 import { headerValue, principalOf } from "../../plugins/auth";
 import { apiKeyAuth } from "./api-key";
+import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "./batch-http";
 import { batchStatus } from "./lists.service";
@@ -40,15 +44,41 @@ function answer<T>(reply: FastifyReply, submitted: Submitted<T>): T {
   return submitted.result;
 }
 
-const keyDescription =
+const keyDescription = (limit: ApiRateLimit) =>
   "Authenticate with `Authorization: Bearer sk_...` or `X-Api-Key: sk_...`. Send `Idempotency-Key: <id>` to make " +
   "retries safe: the same key returns the batch it created (header Idempotent-Replayed: true), never a second " +
-  "one, and a different request under a known key is refused with 409.";
+  `one, and a different request under a known key is refused with 409. Rate limit per customer, over all /v1 ` +
+  `calls: ${limit.perSecond} per second with bursts of ${limit.burst}; over it 429 (nothing done) with ` +
+  "Retry-After; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.";
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" } });
+
+/** The OpenAPI answer 429 of the /v1 routes: the envelope with the rate limit's headers. */
+const rateLimited = errorEnvelope.meta({
+  description: "Over the customer's rate limit: nothing was done; retry after Retry-After seconds",
+  headers: {
+    "Retry-After": integerHeader("seconds until the next call is allowed"),
+    "X-RateLimit-Limit": integerHeader("calls a customer may make at once (the burst)"),
+    "X-RateLimit-Remaining": integerHeader("calls left now"),
+    "X-RateLimit-Reset": integerHeader("seconds until the full burst is available again"),
+  },
+});
 
 export const developerApiRoutes =
   (deps: BatchDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const authenticated = [apiKeyAuth(deps.prisma)];
+    const limit: ApiRateLimit = {
+      perSecond: app.deps.config.DEVELOPER_API_RATE_PER_SECOND,
+      burst: app.deps.config.DEVELOPER_API_BURST,
+    };
+    // The key first (the limit is per customer), then the limit, before the body is read.
+    const authenticated = [apiKeyAuth(deps.prisma), apiRateLimit(deps.redis, deps.redisPrefix, limit)];
+    const description = keyDescription(limit);
+    // Runs after the envelope plugin's hook has set every route's answers: documents 429 with its headers.
+    app.addHook("onRoute", (route) => {
+      const response = route.schema?.response as Record<number, unknown> | undefined;
+      if (response?.[429]) response[429] = rateLimited;
+    });
 
     app.post(
       "/v1/messages",
@@ -58,7 +88,7 @@ export const developerApiRoutes =
           tags,
           security,
           summary: "Submit a batch: mode 1 (one number, answers the provider's outcome) or 2 (up to 10,000 numbers)",
-          description: keyDescription,
+          description,
           body: batchSubmitBody,
           response: { 200: batchSubmitResult },
         },
@@ -69,7 +99,7 @@ export const developerApiRoutes =
           deps,
           principalOf(req).userId,
           req.body,
-          { source: BatchSource.DEVELOPER_API, idempotencyKey: key },
+          { source: BatchSource.DEVELOPER_API, idempotencyKey: key, lang: requestLang(req) },
           new Date(),
         );
         return answer(reply, submitted);
@@ -84,7 +114,7 @@ export const developerApiRoutes =
           tags,
           security,
           summary: "Submit a file batch (mode 3): the batch id returns at once; poll GET /v1/batches/{id}",
-          description: `${FILE_FORM_DESCRIPTION} ${keyDescription}`,
+          description: `${FILE_FORM_DESCRIPTION} ${description}`,
           consumes: ["multipart/form-data"],
           response: { 200: batchFileSubmitResult },
         },
@@ -95,7 +125,7 @@ export const developerApiRoutes =
           deps,
           principalOf(req).userId,
           uploadReceiver(deps, req),
-          { source: BatchSource.DEVELOPER_API, idempotencyKey: key },
+          { source: BatchSource.DEVELOPER_API, idempotencyKey: key, lang: requestLang(req) },
           new Date(),
         );
         return answer(reply, submitted);
@@ -110,11 +140,11 @@ export const developerApiRoutes =
           tags,
           security,
           summary: "One of the customer's batches: status, counts, cost, refunded, progress (poll this)",
-          description: keyDescription,
+          description,
           params: v1BatchParams,
           response: { 200: batchRow },
         },
       },
-      async (req) => batchStatus(deps.prisma, principalOf(req), req.params.id),
+      async (req) => batchStatus(deps.prisma, principalOf(req), req.params.id, requestLang(req)),
     );
   };

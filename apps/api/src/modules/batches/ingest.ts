@@ -5,18 +5,18 @@
 // Outcomes:
 //   - done: status 11 (review needed) or 20 (dispatch enqueued, delayed until the schedule); the file removed;
 //   - the batch can never be made (no valid number, balance short, product paused, authentication lapsed, file
-//     unreadable or missing): 11 -> 13 with the reason in the customer's language, nothing charged;
+//     unreadable or missing): 11 -> 13 with the reason (a message key, translated when read), nothing charged;
 //   - cancelled or rejected meanwhile: nothing written, the file removed;
 //   - anything else (database or Redis down) throws, and the job is retried: nothing was written.
 // Running it twice is harmless: a batch whose file was already read is left alone.
 import { rm } from "node:fs/promises";
-import { BatchStatus, translate } from "@switchboard/contracts";
+import { BatchStatus, encodeBatchReason } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { AppError } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
 import type { BatchJobs } from "./batch-jobs";
 import { storedContent } from "./batch-row";
-import { assertMaySubmit, type Customer, loadCustomer, loadTenantRules, numberReading } from "./context";
+import { assertMaySubmit, loadCustomer, loadTenantRules, numberReading } from "./context";
 import { BatchGoneError, type BatchSpec, materializeBatch } from "./materialize";
 import { readNumberFile } from "./number-file";
 import { NumberSorter } from "./number-sorter";
@@ -83,7 +83,7 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       return "gone";
     }
     if (err instanceof AppError && err.status < 500) {
-      await refuse(deps, batchId, customer, err);
+      await refuse(deps, batchId, err);
       await removeFile(deps, filePath);
       return "refused";
     }
@@ -100,9 +100,9 @@ async function readFile(deps: IngestDeps, filePath: string, sorted: NumberSorter
   }
 }
 
-/** 11 -> 13 with the reason; nothing was charged, so nothing is refunded. */
-async function refuse(deps: IngestDeps, batchId: bigint, customer: Customer, err: AppError): Promise<void> {
-  const reason = translate(customer.lang, err.key, err.params).slice(0, 500);
+/** 11 -> 13 with the reason (read in each reader's language); nothing was charged, so nothing is refunded. */
+async function refuse(deps: IngestDeps, batchId: bigint, err: AppError): Promise<void> {
+  const reason = encodeBatchReason({ key: err.key, params: err.params });
   await deps.prisma.messageBatch.updateMany({
     where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
     data: { status: BatchStatus.REVIEW_REJECTED, reason, filePath: null, finishedAt: new Date() },
@@ -136,11 +136,6 @@ async function removeFile(deps: IngestDeps, filePath: string): Promise<void> {
  * waiting forever. Nothing was charged.
  */
 export async function abandonIngest(deps: IngestDeps, job: { batchId: string }): Promise<void> {
-  const batch = await deps.prisma.messageBatch.findUnique({
-    where: { id: BigInt(job.batchId) },
-    select: { userId: true },
-  });
-  if (!batch) return;
-  const customer = await loadCustomer(deps.prisma, batch.userId);
-  await refuse(deps, BigInt(job.batchId), customer, new AppError(409, "batch.ingest_failed"));
+  // A batch that is gone, or no longer waiting for its file, is left alone by refuse's conditional update.
+  await refuse(deps, BigInt(job.batchId), new AppError(409, "batch.ingest_failed"));
 }

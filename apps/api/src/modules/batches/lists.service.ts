@@ -10,6 +10,7 @@ import {
   type BatchListQuery,
   type BatchRow,
   formatMoney,
+  type Lang,
   type RecipientList,
   type RecipientListQuery,
   UserType,
@@ -49,7 +50,7 @@ function listWhere(p: Principal, q: BatchListQuery): Prisma.MessageBatchWhereInp
   };
 }
 
-export async function listBatches(db: Db, p: Principal, q: BatchListQuery): Promise<BatchList> {
+export async function listBatches(db: Db, p: Principal, q: BatchListQuery, lang: Lang): Promise<BatchList> {
   const where = listWhere(p, q);
   const [rows, total] = await Promise.all([
     db.messageBatch.findMany({ where, orderBy: { id: "desc" }, ...pageArgs(q), select: batchRowSelect }),
@@ -59,17 +60,17 @@ export async function listBatches(db: Db, p: Principal, q: BatchListQuery): Prom
     db,
     rows.map((r) => r.productId),
   );
-  return { list: rows.map((r) => toBatchRow(r, names)), total };
+  return { list: rows.map((r) => toBatchRow(r, names, lang)), total };
 }
 
 /** One batch's row (counts, cost, progress): what a client polls; cheap for any batch size. */
-export async function batchStatus(db: Db, p: Principal, batchId: string): Promise<BatchRow> {
+export async function batchStatus(db: Db, p: Principal, batchId: string, lang: Lang): Promise<BatchRow> {
   const b = await findVisibleBatch(db, p, BigInt(batchId), batchRowSelect);
-  return toBatchRow(b, await productNames(db, [b.productId]));
+  return toBatchRow(b, await productNames(db, [b.productId]), lang);
 }
 
 /** One batch with its content, reviewer and recipients per country (one pass over its recipients). */
-export async function batchDetail(db: Db, p: Principal, batchId: string): Promise<BatchDetail> {
+export async function batchDetail(db: Db, p: Principal, batchId: string, lang: Lang): Promise<BatchDetail> {
   const id = BigInt(batchId);
   const b = await findVisibleBatch(db, p, id, batchRowSelect);
   const [names, reviewer, countries] = await Promise.all([
@@ -84,7 +85,7 @@ export async function batchDetail(db: Db, p: Principal, batchId: string): Promis
     }),
   ]);
   return {
-    ...toBatchRow(b, names),
+    ...toBatchRow(b, names, lang),
     content: storedContent(b.content),
     reviewer: reviewer?.username ?? null,
     countries: countries.map((c) => ({

@@ -12,6 +12,7 @@ import {
   type BatchSubmitResult,
   batchFileFields,
   formatMoney,
+  type Lang,
   type NumberOutcome,
   SendResult,
   SubmitMode,
@@ -41,6 +42,8 @@ import type { BatchQuote } from "./quote";
 
 export interface SubmitOptions {
   source: BatchSource;
+  /** The caller's language: the answer's batch row (its reason) is in it. */
+  lang: Lang;
   /** Developer API Idempotency-Key: the same key returns the batch it created, never a second one. */
   idempotencyKey?: string | null;
 }
@@ -62,9 +65,9 @@ export async function productNames(db: Db, ids: readonly number[]): Promise<Map<
 }
 
 /** One batch as the answers show it. */
-export async function batchRowById(db: Db, batchId: bigint): Promise<BatchRow> {
+export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise<BatchRow> {
   const b = await db.messageBatch.findUniqueOrThrow({ where: { id: batchId }, select: batchRowSelect });
-  return toBatchRow(b, await productNames(db, [b.productId]));
+  return toBatchRow(b, await productNames(db, [b.productId]), lang);
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -226,7 +229,7 @@ async function createBatch(
 ): Promise<Submitted<BatchSubmitResult>> {
   const key = opts.idempotencyKey ?? null;
   const replay = async (batchId: bigint): Promise<Submitted<BatchSubmitResult>> => ({
-    result: { batch: await batchRowById(deps.prisma, batchId), numbers: [], outcome: null, recipient: null },
+    result: { batch: await batchRowById(deps.prisma, batchId, opts.lang), numbers: [], outcome: null, recipient: null },
     replayed: true,
   });
   const earlier = await batchByKey(deps.prisma, userId, key);
@@ -263,7 +266,7 @@ async function createBatch(
       ? await singleAnswer(deps, made.batchId, made.status, spec.scheduledAt)
       : { outcome: null, recipient: null };
   return {
-    result: { batch: await batchRowById(deps.prisma, made.batchId), numbers, ...single },
+    result: { batch: await batchRowById(deps.prisma, made.batchId, opts.lang), numbers, ...single },
     replayed: false,
   };
 }
@@ -310,7 +313,7 @@ async function createFileBatch(
   const earlier = await batchByKey(deps.prisma, userId, key);
   if (earlier !== null) {
     await discardUpload(deps.uploadDir, upload.relPath, deps.log);
-    return { result: { batch: await batchRowById(deps.prisma, earlier) }, replayed: true };
+    return { result: { batch: await batchRowById(deps.prisma, earlier, opts.lang) }, replayed: true };
   }
   const { ctx, spec } = await prepare(
     deps,
@@ -353,7 +356,7 @@ async function createFileBatch(
       const winner = await batchByKey(deps.prisma, userId, key);
       if (winner !== null) {
         await discardUpload(deps.uploadDir, upload.relPath, deps.log);
-        return { result: { batch: await batchRowById(deps.prisma, winner) }, replayed: true };
+        return { result: { batch: await batchRowById(deps.prisma, winner, opts.lang) }, replayed: true };
       }
     }
     throw err;
@@ -365,5 +368,5 @@ async function createFileBatch(
     await deps.prisma.messageBatch.delete({ where: { id: batchId } });
     throw err;
   }
-  return { result: { batch: await batchRowById(deps.prisma, batchId) }, replayed: false };
+  return { result: { batch: await batchRowById(deps.prisma, batchId, opts.lang) }, replayed: false };
 }

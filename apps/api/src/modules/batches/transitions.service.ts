@@ -8,6 +8,8 @@ import {
   BatchStatus,
   CANCELLABLE_BATCH_STATUSES,
   canTransition,
+  encodeBatchReason,
+  type Lang,
   RESCHEDULABLE_BATCH_STATUSES,
   type ReviewPassBody,
   type ReviewRejectBody,
@@ -86,7 +88,13 @@ async function enqueueDispatch(deps: BatchDeps, id: bigint, scheduledAt: Date | 
  * Admin (its tenant) or owning agent passes a batch under review: 11 -> 12 -> 20, optionally (re)scheduled;
  * dispatch is enqueued, delayed until the schedule. A batch whose file is still being read cannot be passed.
  */
-export async function passReview(deps: BatchDeps, p: Principal, body: ReviewPassBody, now: Date): Promise<BatchRow> {
+export async function passReview(
+  deps: BatchDeps,
+  p: Principal,
+  body: ReviewPassBody,
+  now: Date,
+  lang: Lang,
+): Promise<BatchRow> {
   const id = BigInt(body.id);
   const batch = await findVisibleBatch(deps.prisma, p, id, { submitMode: true, filePath: true, scheduledAt: true });
   if (isIngesting(batch)) throw conflict("batch.ingesting");
@@ -104,7 +112,7 @@ export async function passReview(deps: BatchDeps, p: Principal, body: ReviewPass
     await transition(tx, id, [BatchStatus.REVIEW_PASSED], BatchStatus.PENDING_SEND, { scheduledAt });
   }, LEDGER_TX_OPTIONS);
   await enqueueDispatch(deps, id, scheduledAt);
-  return batchRowById(deps.prisma, id);
+  return batchRowById(deps.prisma, id, lang);
 }
 
 /** Admin or owning agent rejects a batch under review with a reason: 11 -> 13, refunded whole. */
@@ -113,6 +121,7 @@ export async function rejectReview(
   p: Principal,
   body: ReviewRejectBody,
   now: Date,
+  lang: Lang,
 ): Promise<BatchRow> {
   const id = BigInt(body.id);
   const batch = await findVisibleBatch(deps.prisma, p, id, { filePath: true });
@@ -120,18 +129,25 @@ export async function rejectReview(
     const row = await transition(tx, id, [BatchStatus.UNDER_REVIEW], BatchStatus.REVIEW_REJECTED, {
       reviewerId: p.userId,
       reviewedAt: now,
-      reason: body.reason,
+      // The reviewer's own words, shown verbatim to every reader.
+      reason: encodeBatchReason({ text: body.reason }),
       filePath: null,
       finishedAt: now,
     });
     await refundWhole(tx, id, row, p.userId);
   }, LEDGER_TX_OPTIONS);
   await dropPendingFile(deps, batch.filePath);
-  return batchRowById(deps.prisma, id);
+  return batchRowById(deps.prisma, id, lang);
 }
 
 /** The customer cancels its own batch before it is sent: 11, 12 or 20 -> 29, refunded whole. */
-export async function cancelBatch(deps: BatchDeps, p: Principal, batchId: string, now: Date): Promise<BatchRow> {
+export async function cancelBatch(
+  deps: BatchDeps,
+  p: Principal,
+  batchId: string,
+  now: Date,
+  lang: Lang,
+): Promise<BatchRow> {
   const id = BigInt(batchId);
   const batch = await findVisibleBatch(deps.prisma, p, id, { filePath: true });
   await deps.prisma.$transaction(async (tx) => {
@@ -142,20 +158,25 @@ export async function cancelBatch(deps: BatchDeps, p: Principal, batchId: string
     await refundWhole(tx, id, row, p.userId);
   }, LEDGER_TX_OPTIONS);
   await dropPendingFile(deps, batch.filePath);
-  return batchRowById(deps.prisma, id);
+  return batchRowById(deps.prisma, id, lang);
 }
 
 /**
  * Admin or owning agent stops a sending batch: 21 -> 23. The finish job (workers) closes its unsent recipients
  * (send result 3), refunds them and records the end.
  */
-export async function terminateBatch(deps: BatchDeps, p: Principal, body: TerminateBody): Promise<BatchRow> {
+export async function terminateBatch(
+  deps: BatchDeps,
+  p: Principal,
+  body: TerminateBody,
+  lang: Lang,
+): Promise<BatchRow> {
   const id = BigInt(body.id);
   await findVisibleBatch(deps.prisma, p, id, { id: true });
   await deps.prisma.$transaction(
     (tx) =>
       transition(tx, id, [BatchStatus.SENDING], BatchStatus.SEND_TERMINATED, {
-        ...(body.reason ? { reason: body.reason } : {}),
+        ...(body.reason ? { reason: encodeBatchReason({ text: body.reason }) } : {}),
       }),
     LEDGER_TX_OPTIONS,
   );
@@ -165,7 +186,7 @@ export async function terminateBatch(deps: BatchDeps, p: Principal, body: Termin
     // The stop is committed and the sending chunks see it; only the settling waits for a later finish job.
     deps.log.error({ err, batchId: id.toString() }, "could not enqueue finish-batch after a terminate");
   }
-  return batchRowById(deps.prisma, id);
+  return batchRowById(deps.prisma, id, lang);
 }
 
 /**
@@ -178,6 +199,7 @@ export async function rescheduleBatch(
   p: Principal,
   body: BatchScheduleBody,
   now: Date,
+  lang: Lang,
 ): Promise<BatchRow> {
   const id = BigInt(body.id);
   await findVisibleBatch(deps.prisma, p, id, { id: true });
@@ -195,5 +217,5 @@ export async function rescheduleBatch(
   } catch (err) {
     deps.log.error({ err, batchId: id.toString() }, "could not move the dispatch job; the scheduler will");
   }
-  return batchRowById(deps.prisma, id);
+  return batchRowById(deps.prisma, id, lang);
 }

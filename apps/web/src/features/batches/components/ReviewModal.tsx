@@ -1,3 +1,4 @@
+import { BATCH_REASON_TEXT_MAX } from "@switchboard/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Skeleton, Space, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
@@ -10,8 +11,6 @@ import { canReschedule, canReview } from "../status";
 import { useBatchDetail } from "./BatchDetailView";
 import { BatchStatusTag } from "./BatchStatusTag";
 import { ContentPreview } from "./ContentPreview";
-
-const REASON_MAX = 500;
 
 interface FormValues {
   decision: "pass" | "reject";
@@ -186,7 +185,7 @@ function ReviewModalBody({ batchId, onClose }: { batchId: string; onClose: () =>
                 >
                   <Input.TextArea
                     rows={3}
-                    maxLength={REASON_MAX}
+                    maxLength={BATCH_REASON_TEXT_MAX}
                     showCount
                     placeholder={t("review.reasonPlaceholder")}
                     data-testid="review-reason"
