@@ -1,11 +1,11 @@
 import type { ChannelRouteItem } from "@switchboard/contracts";
 import { ActiveStatus, InterfaceAction, UserType } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Popconfirm, Result, Select, Space, Table, Tag } from "antd";
+import { App, Button, Empty, Popconfirm, Select, Space, Table, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { useAllProducts } from "../../products/api";
 import { UserPicker } from "../../products/components/UserPicker";
 import { useAllChannels, useChannelMutation, useRoutes } from "../api";
@@ -99,11 +99,7 @@ export function RoutesPanel() {
         </Button>
       </Space>
       {routes.isError ? (
-        <Result
-          status="error"
-          title={errorText(routes.error, t.shell)}
-          extra={<Button onClick={() => routes.refetch()}>{t.shell("common.retry")}</Button>}
-        />
+        <LoadError error={routes.error} onRetry={() => routes.refetch()} />
       ) : (
         <Table<ChannelRouteItem>
           rowKey="id"

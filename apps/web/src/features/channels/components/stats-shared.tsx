@@ -1,10 +1,9 @@
 import { ProductCode } from "@switchboard/contracts/codes";
-import { Button, DatePicker, Result, Select, Space } from "antd";
+import { DatePicker, Select, Space } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { useAllChannels, useChannelStats } from "../api";
 import { messages } from "../messages";
 
@@ -78,15 +77,4 @@ export function StatsToolbar({ filters }: { filters: ReturnType<typeof useStatsF
 
 export function useStats(filters: ReturnType<typeof useStatsFilters>) {
   return useChannelStats(filters.params);
-}
-
-export function StatsError({ error, retry }: { error: unknown; retry: () => void }) {
-  const t = messages.useT();
-  return (
-    <Result
-      status="error"
-      title={errorText(error, t.shell)}
-      extra={<Button onClick={retry}>{t.shell("common.retry")}</Button>}
-    />
-  );
 }

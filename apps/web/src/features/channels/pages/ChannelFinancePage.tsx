@@ -1,9 +1,10 @@
 import type { ChannelStats } from "@switchboard/contracts";
 import { Alert, Card, Empty, Table } from "antd";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney, formatNumber } from "../../../lib/format";
-import { StatsError, StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
+import { StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
 import { messages } from "../messages";
 
 type Row = ChannelStats["list"][number];
@@ -40,7 +41,7 @@ export default function ChannelFinancePage() {
       <StatsToolbar filters={filters} />
       <Alert type="info" showIcon title={t("finance.note")} style={{ marginBottom: 16 }} />
       {stats.isError ? (
-        <StatsError error={stats.error} retry={() => stats.refetch()} />
+        <LoadError error={stats.error} onRetry={() => stats.refetch()} />
       ) : (
         <>
           <Table<Row>

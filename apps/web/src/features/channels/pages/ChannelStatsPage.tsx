@@ -12,9 +12,10 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatNumber } from "../../../lib/format";
-import { rate, StatsError, StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
+import { rate, StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
 import { messages } from "../messages";
 
 type StatRow = ChannelStats["list"][number];
@@ -48,7 +49,7 @@ export default function ChannelStatsPage() {
     <PageContainer>
       <StatsToolbar filters={filters} />
       {stats.isError ? (
-        <StatsError error={stats.error} retry={() => stats.refetch()} />
+        <LoadError error={stats.error} onRetry={() => stats.refetch()} />
       ) : (
         <>
           <Table<StatRow>

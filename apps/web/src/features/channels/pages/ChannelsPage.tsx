@@ -1,12 +1,12 @@
 import type { ChannelItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tabs, Tag } from "antd";
+import { App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { useChannelMutation, useChannels } from "../api";
 import { DefaultChannelModal, TestChannelModal, TransferModal } from "../components/ChannelActionModals";
 import { ChannelFormModal } from "../components/ChannelFormModal";
@@ -106,11 +106,7 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
         </Space>
       </Space>
       {channels.isError ? (
-        <Result
-          status="error"
-          title={errorText(channels.error, t.shell)}
-          extra={<Button onClick={() => channels.refetch()}>{t.shell("common.retry")}</Button>}
-        />
+        <LoadError error={channels.error} onRetry={() => channels.refetch()} />
       ) : (
         <Table<ChannelItem>
           rowKey="id"

@@ -1,12 +1,12 @@
 import { ReloadOutlined } from "@ant-design/icons";
 import type { TopCustomer } from "@switchboard/contracts";
 import { Button, Card, Col, Row, Skeleton, Space, Table, Typography } from "antd";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { useBackendDashboard } from "../api";
 import { DailyChart } from "../components/DailyChart";
 import { Figure } from "../components/Figure";
-import { LoadError } from "../components/LoadError";
 import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
 import { QueueCard } from "../components/QueueCard";
 import { messages } from "../messages";

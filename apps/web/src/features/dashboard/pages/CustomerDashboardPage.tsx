@@ -2,6 +2,7 @@ import { DollarOutlined, ReloadOutlined, TagsOutlined } from "@ant-design/icons"
 import { Button, Col, Divider, Row, Skeleton, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router-dom";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney } from "../../../lib/format";
 import { AuthenticationSubmitModal } from "../../authentication-submit/components/AuthenticationSubmitModal";
@@ -10,7 +11,6 @@ import { useCustomerDashboard } from "../api";
 import { AuthenticationCard } from "../components/AuthenticationCard";
 import { DailyChart } from "../components/DailyChart";
 import { Figure } from "../components/Figure";
-import { LoadError } from "../components/LoadError";
 import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
 import { messages } from "../messages";
 

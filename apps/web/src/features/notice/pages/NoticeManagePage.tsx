@@ -3,11 +3,11 @@ import { type NoticeRow, NoticeStatus } from "@switchboard/contracts";
 import { App, Button, Empty, Flex, Input, Popconfirm, Select, Space, Table, type TableProps, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useDeleteNotice, useManagedNotices, usePublishNotice, useWithdrawNotice } from "../api/notice-api";
-import { LoadError } from "../components/ListState";
 import { NoticeFormModal } from "../components/NoticeFormModal";
 import { messages } from "../messages";
 
@@ -127,7 +127,12 @@ export default function NoticeManagePage() {
           />
         </Flex>
         {query.isError ? (
-          <LoadError error={query.error} retry={() => void query.refetch()} retrying={query.isFetching} />
+          <LoadError
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+            testId="notice-retry"
+          />
         ) : (
           <Table<NoticeRow>
             rowKey="id"

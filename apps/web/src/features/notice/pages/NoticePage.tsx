@@ -1,10 +1,10 @@
 import { Button, Empty, Flex, Input, Pagination, Skeleton, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useNoticeList } from "../api/notice-api";
-import { LoadError } from "../components/ListState";
 import { NoticeReader } from "../components/NoticeReader";
 import { messages } from "../messages";
 
@@ -29,7 +29,12 @@ export default function NoticePage() {
         />
         {query.isPending && <Skeleton active />}
         {query.isError && (
-          <LoadError error={query.error} retry={() => void query.refetch()} retrying={query.isFetching} />
+          <LoadError
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+            testId="notice-retry"
+          />
         )}
         {query.data && query.data.list.length === 0 && (
           <Empty description={t("list.empty")} data-testid="notice-empty" />

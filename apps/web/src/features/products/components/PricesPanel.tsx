@@ -1,11 +1,11 @@
 import type { PriceItem } from "@switchboard/contracts";
 import { CountryScope, PriceAction, UserType } from "@switchboard/contracts/codes";
-import { Alert, App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tag, Typography } from "antd";
+import { Alert, App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
 import { useAllProducts, usePriceMutation, usePrices } from "../api";
 import { messages } from "../messages";
@@ -65,13 +65,7 @@ export function PricesPanel() {
   }
 
   if (products.isError) {
-    return (
-      <Result
-        status="error"
-        title={errorText(products.error, t.shell)}
-        extra={<Button onClick={() => products.refetch()}>{t.shell("common.retry")}</Button>}
-      />
-    );
+    return <LoadError error={products.error} onRetry={() => products.refetch()} />;
   }
 
   return (
@@ -123,11 +117,7 @@ export function PricesPanel() {
         title={user ? t("price.viewing.user", { user: user.label }) : t("price.viewing.default")}
       />
       {prices.isError ? (
-        <Result
-          status="error"
-          title={errorText(prices.error, t.shell)}
-          extra={<Button onClick={() => prices.refetch()}>{t.shell("common.retry")}</Button>}
-        />
+        <LoadError error={prices.error} onRetry={() => prices.refetch()} />
       ) : (
         <Table<PriceItem>
           rowKey="countryCode"

@@ -1,13 +1,13 @@
 import type { ProductItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Input, Popconfirm, Result, Select, Space, Table, Tabs, Tag } from "antd";
+import { App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tabs, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { useProductMutation, useProducts } from "../api";
 import { useScopeSummary } from "../components/CountryScopeFields";
 import { PricesPanel } from "../components/PricesPanel";
@@ -83,11 +83,7 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
         </Button>
       </Space>
       {products.isError ? (
-        <Result
-          status="error"
-          title={errorText(products.error, t.shell)}
-          extra={<Button onClick={() => products.refetch()}>{t.shell("common.retry")}</Button>}
-        />
+        <LoadError error={products.error} onRetry={() => products.refetch()} />
       ) : (
         <Table<ProductItem>
           rowKey="id"

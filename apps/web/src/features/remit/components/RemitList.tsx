@@ -3,10 +3,10 @@ import { RemittanceStatus } from "@switchboard/contracts/codes";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Select, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
+import { LoadError } from "../../../components/LoadError";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { api } from "../../../lib/api";
 import { formatMoney, formatNumber } from "../../../lib/format";
-import { LoadError } from "../../dashboard/components/LoadError";
 import { messages } from "../messages";
 
 const STATUS_COLORS: Record<number, string> = { 1: "processing", 2: "success", 3: "error" };

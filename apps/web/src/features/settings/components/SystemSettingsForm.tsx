@@ -2,6 +2,7 @@ import { SENSITIVE_WORD_MAX_LENGTH, SENSITIVE_WORDS_MAX } from "@switchboard/con
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Divider, Form, InputNumber, Radio, Select, Skeleton, Switch, Typography } from "antd";
 import { useEffect } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { api } from "../../../lib/api";
 import {
@@ -14,7 +15,6 @@ import {
 } from "../api";
 import { formatDateTime } from "../format";
 import { messages } from "../messages";
-import { LoadError } from "./LoadError";
 
 interface FormValues {
   reviewMode: number;

@@ -18,6 +18,7 @@ import {
   Upload,
 } from "antd";
 import { useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { config } from "../../../lib/config";
 import {
@@ -33,7 +34,6 @@ import {
 } from "../api";
 import { formatDateTime } from "../format";
 import { messages } from "../messages";
-import { LoadError } from "./LoadError";
 
 const HOST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 

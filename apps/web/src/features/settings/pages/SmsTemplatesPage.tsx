@@ -10,6 +10,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { App, Button, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useRef, useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
@@ -24,7 +25,6 @@ import {
   type TemplateInput,
   type TenantParam,
 } from "../api";
-import { LoadError } from "../components/LoadError";
 import { ChooseTenant, useTenantScope } from "../components/TenantScope";
 import { formatDateTime } from "../format";
 import { messages } from "../messages";
