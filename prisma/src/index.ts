@@ -15,7 +15,10 @@ export interface DbOptions {
 }
 
 export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  // JIT off for every session: our statements are short OLTP ones, and a bulk statement over a few thousand
+  // rows has an estimated cost above jit_above_cost, so PostgreSQL spent ~30 ms compiling each one (more than
+  // running it: seen in the dispatch benchmark's plans).
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10, options: "-c jit=off" });
   return new PrismaClient({ adapter });
 }
 

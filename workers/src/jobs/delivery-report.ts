@@ -12,6 +12,10 @@
 //   - a receipt can overtake its own submit outcome (the SMSC answers the submit, then the receipt, while the
 //     outcome waits in the chunk's write buffer): receipts whose id is not found are returned, and the worker
 //     runs the job again later with just those, a bounded number of times;
+//   - the statement is shaped for a planner whose statistics do not know the messages of the last minutes
+//     (see send-outcomes.ts): each spelling is probed through the providerMessageId index alone (a LATERAL
+//     subquery kept whole by OFFSET 0), channel and window are checked on the rows found, the receipt's fields
+//     are read from the arrays by position, and the row is updated through a TID scan of the ctids found;
 //   - customers with a notify URL get a delivery_report callback for the recipients recorded.
 import { messageIdVariants } from "@switchboard/channels";
 import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
@@ -62,7 +66,6 @@ export async function recordDeliveryReports(
       variantExact.push(v === report.providerMessageId);
     }
   });
-  const idxs = reports.map((_, idx) => idx);
   const results = reports.map((r) =>
     r.status === "delivered" ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED,
   );
@@ -73,22 +76,26 @@ export async function recordDeliveryReports(
     WITH v AS (
       SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[], ${variantExact}::boolean[])
         AS v(message_id, idx, exact)
+    ), found AS (
+      SELECT v.idx, v.exact, f.* FROM v CROSS JOIN LATERAL (
+        SELECT r.id, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM recipients r
+        WHERE r."providerMessageId" = v.message_id OFFSET 0
+      ) f
     ), hit AS (
-      SELECT DISTINCT ON (v.idx) v.idx, r.id
-      FROM v JOIN recipients r ON r."providerMessageId" = v.message_id
-      WHERE r."channelId" = ${channelId} AND r."sentAt" > now() - ${RECEIPT_WINDOW}::interval
-        AND (v.exact OR r."receiveResult" = ${ReceiveResult.UNKNOWN})
-      ORDER BY v.idx, v.exact DESC, r.id DESC
-    ), rep AS (
-      SELECT * FROM unnest(${idxs}::int[], ${results}::smallint[], ${errors}::text[], ${doneAts}::timestamptz[])
-        AS rep(idx, result, error_code, done_at)
+      SELECT DISTINCT ON (idx) idx, id, tid
+      FROM found
+      WHERE "channelId" = ${channelId} AND "sentAt" > now() - ${RECEIPT_WINDOW}::interval
+        AND (exact OR "receiveResult" = ${ReceiveResult.UNKNOWN})
+      ORDER BY idx, exact DESC, id DESC
     ), u AS (
       UPDATE recipients r
-      SET "receiveResult" = rep.result, "receivedAt" = coalesce(rep.done_at, now()),
-          "errorCode" = coalesce(r."errorCode", rep.error_code)
-      FROM hit JOIN rep ON rep.idx = hit.idx
-      WHERE r.id = hit.id AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
-      RETURNING r.id, r."batchId", rep.result
+      SET "receiveResult" = (${results}::smallint[])[hit.idx + 1],
+          "receivedAt" = coalesce((${doneAts}::timestamptz[])[hit.idx + 1], now()),
+          "errorCode" = coalesce(r."errorCode", (${errors}::text[])[hit.idx + 1])
+      FROM hit
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid
+        AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
+      RETURNING r.id, r."batchId", r."receiveResult" AS result
     ), counted AS (
       UPDATE message_batches b
       SET "deliveredCount" = b."deliveredCount" + c.delivered, "undeliveredCount" = b."undeliveredCount" + c.undelivered

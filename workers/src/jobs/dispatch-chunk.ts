@@ -88,10 +88,15 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
   const channel = await acquireChannel(deps, job, attempt);
   if (!channel) return;
   try {
+    // The chunk's id range drives the read; the batch and channel are filtered after (see send-outcomes.ts: the
+    // planner's statistics do not know a fresh batch and would read the whole batch through its index).
     const recipients = await deps.prisma.$queryRaw<ChunkRecipient[]>`
-      SELECT id, phone, segments FROM recipients
+      WITH span AS MATERIALIZED (
+        SELECT id, phone, segments, "batchId", "channelId", "sendResult" FROM recipients
+        WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
+      )
+      SELECT id, phone, segments FROM span
       WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
-        AND id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
       ORDER BY id`;
     const sender: Sender = {
       deps,

@@ -1,6 +1,15 @@
 // Writing send outcomes: a few hundred recipients per statement, with the batch counters in the same statement.
 // The update is conditional on sendResult 0, so a retry (or a duplicate run) never overwrites an outcome and the
 // counters only count rows this statement changed.
+//
+// The shape of the statement is chosen for the planner, whose statistics lag behind: a batch created minutes
+// ago is unknown to them (one row expected), and in steady state almost no recipient has sendResult 0. Given
+// `"batchId" = <constant> AND "sendResult" = 0`, it reads every unsent recipient through the (batchId,
+// sendResult) index and hashes them, on every statement (the dispatch benchmark spent most of PostgreSQL's
+// time there). So each recipient is probed by its primary key alone, in a LATERAL subquery that OFFSET 0 keeps
+// from being flattened into a join, the batch and status are checked on the row found, and the row is updated
+// through a TID scan of the ctids found (`ctid = ANY(...)`; a bare `ctid = t.tid` join was planned as a hash
+// join over a sequential scan): no plan can read more than the rows named.
 import { SendResult } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 
@@ -22,12 +31,17 @@ export async function recordSendOutcomes(db: Db, batchId: bigint, rows: readonly
     WITH o AS (
       SELECT * FROM unnest(${ids}::bigint[], ${results}::smallint[], ${messageIds}::text[], ${errors}::text[])
         AS o(id, result, message_id, error_code)
+    ), t AS (
+      SELECT o.*, p.tid FROM o CROSS JOIN LATERAL (
+        SELECT r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
+      ) p
+      WHERE p."batchId" = ${batchId} AND p."sendResult" = ${SendResult.NOT_SENT}
     ), u AS (
       UPDATE recipients r
-      SET "sendResult" = o.result, "providerMessageId" = o.message_id, "errorCode" = o.error_code, "sentAt" = now()
-      FROM o
-      WHERE r.id = o.id AND r."batchId" = ${batchId} AND r."sendResult" = ${SendResult.NOT_SENT}
-      RETURNING o.result
+      SET "sendResult" = t.result, "providerMessageId" = t.message_id, "errorCode" = t.error_code, "sentAt" = now()
+      FROM t
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r."sendResult" = ${SendResult.NOT_SENT}
+      RETURNING t.result
     ), c AS (
       SELECT count(*)::int AS sent,
              count(*) FILTER (WHERE result = ${SendResult.SUCCESS})::int AS success,
