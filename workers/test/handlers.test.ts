@@ -13,7 +13,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
 import { chunkJobId } from "../src/lib/job-queues";
-import { recordSendOutcomes } from "../src/lib/send-outcomes";
+import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow, UnwrittenOutcomes } from "../src/lib/send-outcomes";
 import {
   createCustomer,
   createPendingBatch,
@@ -123,13 +123,18 @@ describe("send outcomes and finish-batch", () => {
       providerMessageId: null,
       errorCode: "ESME_RINVDSTADR",
     });
-    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r1, "a1"), ok(r2, "a2"), ko(r3)])).toBe(3);
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r1, "a1"), ok(r2, "a2"), ko(r3)])).toEqual({
+      sent: 3,
+      withReceipt: [],
+    });
     // A retry of the same write changes nothing (and counts nothing).
-    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ko(r1), ok(r3, "a3")])).toBe(0);
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ko(r1), ok(r3, "a3")])).toMatchObject({ sent: 0 });
     await finishBatch(deps, { batchId }); // recipients left: not finished
     expect((await batch(batchId)).status).toBe(BatchStatus.SENDING);
 
-    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r4, "a4"), ko(r5), ok(r6, "a6")])).toBe(3);
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r4, "a4"), ko(r5), ok(r6, "a6")])).toMatchObject({
+      sent: 3,
+    });
     await finishBatch(deps, { batchId });
     await finishBatch(deps, { batchId });
     const settled = await batch(batchId);
@@ -176,6 +181,79 @@ describe("send outcomes and finish-batch", () => {
     expect(settled).toMatchObject({ status: BatchStatus.SEND_TERMINATED, refunded: cost });
     expect(settled.finishedAt).not.toBeNull();
     expect((await recipientsOf(batchId)).every((r) => r.sendResult === SendResult.TERMINATED)).toBe(true);
+  });
+});
+
+describe("receipts that come back before their outcome is written", () => {
+  it("ride along with the outcome: one write records both, counts both, and names the recipient for callbacks", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(3), {
+      status: BatchStatus.SENDING,
+    });
+    const [r1, r2, r3] = await recipientsOf(batchId);
+    const written: SendOutcomeRow[][] = [];
+    const outcomes = new UnwrittenOutcomes();
+    const writer = new OutcomeWriter(
+      async (rows) => {
+        written.push(rows);
+        return recordSendOutcomes(prisma, BigInt(batchId), rows);
+      },
+      { maxRows: 100, maxDelayMs: 60_000, attempts: 1 },
+      { outcomes, channelId },
+    );
+    writer.add({ recipientId: r1!.id, result: SendResult.SUCCESS, providerMessageId: "m1", errorCode: null });
+    writer.add({ recipientId: r2!.id, result: SendResult.SUCCESS, providerMessageId: "m2", errorCode: null });
+    writer.add({ recipientId: r3!.id, result: SendResult.FAILURE, providerMessageId: null, errorCode: "ESME_RSYSERR" });
+    const doneAt = new Date("2026-11-22T01:02:03Z");
+    expect(outcomes.attach(channelId, { providerMessageId: "m1", status: "delivered", doneAt })).toBe(true);
+    expect(outcomes.attach(channelId, { providerMessageId: "m2", status: "undelivered", errorCode: "001" })).toBe(true);
+    // Another channel's id, another spelling, a second receipt for the same message: not taken here.
+    expect(outcomes.attach(channelId + 1, { providerMessageId: "m1", status: "delivered" })).toBe(false);
+    expect(outcomes.attach(channelId, { providerMessageId: "M1", status: "delivered" })).toBe(false);
+    expect(outcomes.attach(channelId, { providerMessageId: "m1", status: "undelivered" })).toBe(false);
+    await writer.drain();
+    expect(written).toHaveLength(1);
+    // Once its write has started, a message's receipt goes the delivery-report way.
+    expect(outcomes.size).toBe(0);
+    expect(outcomes.attach(channelId, { providerMessageId: "m2", status: "delivered" })).toBe(false);
+
+    const rows = await recipientsOf(batchId);
+    expect(rows.map((r) => [r.sendResult, r.receiveResult, r.errorCode, r.receivedAt?.toISOString() ?? null])).toEqual([
+      [SendResult.SUCCESS, ReceiveResult.RECEIVED, null, doneAt.toISOString()],
+      [SendResult.SUCCESS, ReceiveResult.RECEIVE_FAILED, "001", expect.any(String)],
+      [SendResult.FAILURE, ReceiveResult.UNKNOWN, "ESME_RSYSERR", null],
+    ]);
+    expect(await batch(batchId)).toMatchObject({
+      sentCount: 3,
+      successCount: 2,
+      failedCount: 1,
+      deliveredCount: 1,
+      undeliveredCount: 1,
+    });
+    // The same write again (a retry after a lost answer): nothing changes, nothing is counted or called back twice.
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), written[0]!)).toEqual({ sent: 0, withReceipt: [] });
+    expect(await batch(batchId)).toMatchObject({ sentCount: 3, deliveredCount: 1, undeliveredCount: 1 });
+  });
+
+  it("returns the recipients recorded with a receipt", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2), {
+      status: BatchStatus.SENDING,
+    });
+    const [r1, r2] = await recipientsOf(batchId);
+    const write = await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r1!.id, result: SendResult.SUCCESS, providerMessageId: "x1", errorCode: null },
+      {
+        recipientId: r2!.id,
+        result: SendResult.SUCCESS,
+        providerMessageId: "x2",
+        errorCode: null,
+        receipt: { result: ReceiveResult.RECEIVED, errorCode: null, doneAt: null },
+      },
+    ]);
+    expect(write).toEqual({ sent: 2, withReceipt: [r2!.id] });
   });
 });
 

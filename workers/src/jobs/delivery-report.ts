@@ -21,6 +21,7 @@ import { messageIdVariants } from "@switchboard/channels";
 import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
 import { ReceiveResult } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
+import { receiveResultOf } from "../lib/send-outcomes";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
 type Report = DeliveryReportJob["reports"][number];
@@ -66,9 +67,7 @@ export async function recordDeliveryReports(
       variantExact.push(v === report.providerMessageId);
     }
   });
-  const results = reports.map((r) =>
-    r.status === "delivered" ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED,
-  );
+  const results = reports.map(receiveResultOf);
   const errors = reports.map((r) => r.errorCode ?? null);
   const doneAts = reports.map((r) => (r.doneAt && !Number.isNaN(Date.parse(r.doneAt)) ? r.doneAt : null));
 
@@ -117,7 +116,8 @@ export async function recordDeliveryReports(
   return { recorded: recorded.length, unmatched };
 }
 
-async function enqueueReportCallbacks(deps: Deps, rows: Array<{ recipientId: bigint; batchId: bigint }>) {
+/** delivery_report callbacks for recorded receipts, to the owners of their batches who set a notify URL. */
+export async function enqueueReportCallbacks(deps: Deps, rows: Array<{ recipientId: bigint; batchId: bigint }>) {
   const byBatch = new Map<string, string[]>();
   for (const r of rows) {
     const key = r.batchId.toString();

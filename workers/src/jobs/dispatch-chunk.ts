@@ -25,13 +25,14 @@ import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
 import { chunkJobId } from "../lib/job-queues";
 import { type JobResult, runAgain } from "../lib/job-result";
-import { OutcomeWriter, recordSendOutcomes } from "../lib/send-outcomes";
+import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
+import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch } from "./finish-batch";
 
 type Deps = Pick<
   WorkerDeps,
-  "prisma" | "redis" | "redisPrefix" | "queues" | "adapters" | "leases" | "logger" | "tuning"
+  "prisma" | "redis" | "redisPrefix" | "queues" | "adapters" | "unwrittenOutcomes" | "leases" | "logger" | "tuning"
 >;
 
 export interface Attempt {
@@ -106,7 +107,10 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
       text: content.data.text,
       from: batch.senderId ?? content.data.senderId,
       bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
-      writer: new OutcomeWriter((rows) => recordSendOutcomes(deps.prisma, batchId, rows), deps.tuning.outcomeWrites),
+      writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites, {
+        outcomes: deps.unwrittenOutcomes,
+        channelId: channel.id,
+      }),
     };
     const result = await sendWithRetries(sender, recipients);
     if (result.stopped) return;
@@ -135,6 +139,19 @@ async function acquireChannel(deps: Deps, job: DispatchChunkJob, attempt: Attemp
     await failSendingBatch(deps, job.batchId, err.reason);
     return null;
   }
+}
+
+/** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
+async function writeOutcomes(deps: Deps, batchId: bigint, rows: SendOutcomeRow[]): Promise<void> {
+  const { withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+  if (withReceipt.length === 0) return;
+  // Not thrown: the outcomes are written, and a retry of this write would change nothing (nor call back).
+  await enqueueReportCallbacks(
+    deps,
+    withReceipt.map((recipientId) => ({ recipientId, batchId })),
+  ).catch((err: unknown) =>
+    deps.logger.error({ err, batchId: batchId.toString() }, "delivery_report callbacks not enqueued"),
+  );
 }
 
 /** The last chunk to finish has the batch settled (several may see it at once: the job id dedupes). */
@@ -217,6 +234,7 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   };
 
   let broken: { err: unknown } | undefined;
+  let slotFreed: (() => void) | undefined;
   let tokens = 0;
   let remainingSegments = recipients.reduce((sum, r) => sum + r.segments, 0);
   let nextCheck = 0;
@@ -236,7 +254,9 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       }
       tokens -= r.segments;
       remainingSegments -= r.segments;
-      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      // Waits for a free slot (not Promise.race over the set: that adds a reaction to every pending send on each
+      // call, thousands per message at full window, and was a visible share of the dispatch profile).
+      while (inFlight.size >= maxInFlight) await new Promise<void>((resolve) => (slotFreed = resolve));
       const sent: Promise<void> = channel.adapter
         .send({ ref: r.id.toString(), to: r.phone, text: s.text, ...(s.from ? { from: s.from } : {}) })
         .then(
@@ -246,7 +266,11 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
             broken ??= { err };
           },
         )
-        .finally(() => inFlight.delete(sent));
+        .finally(() => {
+          inFlight.delete(sent);
+          slotFreed?.();
+          slotFreed = undefined;
+        });
       inFlight.add(sent);
     }
   } finally {

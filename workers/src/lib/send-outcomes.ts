@@ -10,27 +10,56 @@
 // from being flattened into a join, the batch and status are checked on the row found, and the row is updated
 // through a TID scan of the ctids found (`ctid = ANY(...)`; a bare `ctid = t.tid` join was planned as a hash
 // join over a sequential scan): no plan can read more than the rows named.
-import { SendResult } from "@switchboard/contracts";
+import type { DeliveryReport } from "@switchboard/channels";
+import { ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
+
+/** A delivery receipt that came back while its message's outcome was still waiting to be written. */
+export interface RiddenReceipt {
+  result: typeof ReceiveResult.RECEIVED | typeof ReceiveResult.RECEIVE_FAILED;
+  errorCode: string | null;
+  doneAt: Date | null;
+}
 
 export interface SendOutcomeRow {
   recipientId: bigint;
   result: typeof SendResult.SUCCESS | typeof SendResult.FAILURE;
   providerMessageId: string | null;
   errorCode: string | null;
+  receipt?: RiddenReceipt;
 }
 
-/** Records outcomes of one batch's recipients and bumps its counters; returns how many rows changed. */
-export async function recordSendOutcomes(db: Db, batchId: bigint, rows: readonly SendOutcomeRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
+export interface OutcomeWrite {
+  /** Rows this statement changed (0 for a write that had been done already). */
+  sent: number;
+  /** Recipients whose receipt was recorded with their outcome (for delivery_report callbacks). */
+  withReceipt: bigint[];
+}
+
+/** Receive result of a receipt: 1 for "delivered", 2 for any other final state. */
+export function receiveResultOf(report: Pick<DeliveryReport, "status">): RiddenReceipt["result"] {
+  return report.status === "delivered" ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED;
+}
+
+/** Records outcomes of one batch's recipients (and receipts riding with them) and bumps its counters. */
+export async function recordSendOutcomes(
+  db: Db,
+  batchId: bigint,
+  rows: readonly SendOutcomeRow[],
+): Promise<OutcomeWrite> {
+  if (rows.length === 0) return { sent: 0, withReceipt: [] };
   const ids = rows.map((r) => r.recipientId.toString());
   const results = rows.map((r) => r.result);
   const messageIds = rows.map((r) => r.providerMessageId);
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
-  const changed = await db.$queryRaw<Array<{ changed: bigint }>>`
+  const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
+  const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
+  const receivedAts = rows.map((r) => r.receipt?.doneAt?.toISOString() ?? null);
+  const [row] = await db.$queryRaw<Array<{ sent: number; withReceipt: bigint[] | null }>>`
     WITH o AS (
-      SELECT * FROM unnest(${ids}::bigint[], ${results}::smallint[], ${messageIds}::text[], ${errors}::text[])
-        AS o(id, result, message_id, error_code)
+      SELECT * FROM unnest(${ids}::bigint[], ${results}::smallint[], ${messageIds}::text[], ${errors}::text[],
+                           ${receiveResults}::smallint[], ${receiptErrors}::text[], ${receivedAts}::timestamptz[])
+        AS o(id, result, message_id, error_code, receive_result, receipt_error, received_at)
     ), t AS (
       SELECT o.*, p.tid FROM o CROSS JOIN LATERAL (
         SELECT r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
@@ -38,24 +67,70 @@ export async function recordSendOutcomes(db: Db, batchId: bigint, rows: readonly
       WHERE p."batchId" = ${batchId} AND p."sendResult" = ${SendResult.NOT_SENT}
     ), u AS (
       UPDATE recipients r
-      SET "sendResult" = t.result, "providerMessageId" = t.message_id, "errorCode" = t.error_code, "sentAt" = now()
+      SET "sendResult" = t.result, "providerMessageId" = t.message_id, "sentAt" = now(),
+          "errorCode" = coalesce(t.error_code, t.receipt_error),
+          "receiveResult" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receiveResult"
+                                 ELSE t.receive_result END,
+          "receivedAt" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receivedAt"
+                              ELSE coalesce(t.received_at, now()) END
       FROM t
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r."sendResult" = ${SendResult.NOT_SENT}
-      RETURNING t.result
+      RETURNING r.id, t.result, t.receive_result
     ), c AS (
       SELECT count(*)::int AS sent,
              count(*) FILTER (WHERE result = ${SendResult.SUCCESS})::int AS success,
-             count(*) FILTER (WHERE result = ${SendResult.FAILURE})::int AS failed
+             count(*) FILTER (WHERE result = ${SendResult.FAILURE})::int AS failed,
+             count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVED})::int AS delivered,
+             count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered,
+             array_agg(id) FILTER (WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS with_receipt
       FROM u
     ), b AS (
       UPDATE message_batches
       SET "sentCount" = "sentCount" + c.sent, "successCount" = "successCount" + c.success,
-          "failedCount" = "failedCount" + c.failed, "updatedAt" = now()
+          "failedCount" = "failedCount" + c.failed, "deliveredCount" = "deliveredCount" + c.delivered,
+          "undeliveredCount" = "undeliveredCount" + c.undelivered, "updatedAt" = now()
       FROM c
       WHERE id = ${batchId} AND c.sent > 0
     )
-    SELECT sent::bigint AS changed FROM c`;
-  return Number(changed[0]?.changed ?? 0n);
+    SELECT sent, with_receipt AS "withReceipt" FROM c`;
+  return { sent: row?.sent ?? 0, withReceipt: row?.withReceipt ?? [] };
+}
+
+/**
+ * Outcomes waiting in this process's write buffers, by channel and provider message id. A receipt that comes
+ * back before its message's outcome is written (an SMSC that answers at once, a fast failure) rides along with
+ * the outcome: one write instead of two, and no receipt that finds no message yet and must be looked up again
+ * later. Only the exact id spelling is matched here; everything else goes the delivery-report way. Rows leave
+ * the map when their write starts, so it holds at most what the write buffers hold.
+ */
+export class UnwrittenOutcomes {
+  private readonly rows = new Map<string, SendOutcomeRow>();
+
+  add(channelId: number, row: SendOutcomeRow): void {
+    if (row.providerMessageId !== null) this.rows.set(`${channelId}:${row.providerMessageId}`, row);
+  }
+
+  remove(channelId: number, rows: readonly SendOutcomeRow[]): void {
+    for (const row of rows) {
+      if (row.providerMessageId !== null) this.rows.delete(`${channelId}:${row.providerMessageId}`);
+    }
+  }
+
+  /** True when the receipt's message is still unwritten here: the receipt is then written with it. */
+  attach(channelId: number, report: DeliveryReport): boolean {
+    const row = this.rows.get(`${channelId}:${report.providerMessageId}`);
+    if (!row || row.receipt) return false;
+    row.receipt = {
+      result: receiveResultOf(report),
+      errorCode: report.errorCode ?? null,
+      doneAt: report.doneAt && !Number.isNaN(report.doneAt.getTime()) ? report.doneAt : null,
+    };
+    return true;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
 }
 
 export interface OutcomeWriterOptions {
@@ -83,6 +158,8 @@ export class OutcomeWriter {
   constructor(
     private readonly write: (rows: SendOutcomeRow[]) => Promise<unknown>,
     private readonly opts: OutcomeWriterOptions = DEFAULT_OUTCOME_WRITES,
+    /** Where receipts can find the rows of this writer's channel until their write starts. */
+    private readonly unwritten?: { outcomes: UnwrittenOutcomes; channelId: number },
   ) {}
 
   get failed(): boolean {
@@ -91,6 +168,7 @@ export class OutcomeWriter {
 
   add(row: SendOutcomeRow): void {
     this.buffer.push(row);
+    this.unwritten?.outcomes.add(this.unwritten.channelId, row);
     if (this.buffer.length >= this.opts.maxRows) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.opts.maxDelayMs);
   }
@@ -107,6 +185,8 @@ export class OutcomeWriter {
     if (this.buffer.length === 0) return;
     const rows = this.buffer;
     this.buffer = [];
+    // From here a receipt goes the delivery-report way (which retries until this write has landed).
+    this.unwritten?.outcomes.remove(this.unwritten.channelId, rows);
     this.chain = this.chain.then(() => this.writeWithRetries(rows));
   }
 
