@@ -1,6 +1,7 @@
 // The batch pipeline benchmark of issue 5 (not a test; results go in docs/benchmarks.md):
 //   npm run bench:batch                     1,000,000-number ingest, 100,000-message dispatch, Kannel beside it
 //   npm run bench:batch -- --ingest 200000 --dispatch 20000 --no-kannel --profile
+//   npm run bench:batch -- --ingest 0 --no-kannel --dlr-delay-ms 2000   receipts 2 s after the submit answer
 //
 // 1. Ingest: a CSV of N numbers is uploaded to the real API (POST /batch/submit/file, the customer's session) and
 //    read by the real ingest worker: numbers normalised, sorted, priced, written, charged in one transaction.
@@ -43,6 +44,8 @@ const INGEST_N = arg("ingest", 1_000_000);
 const DISPATCH_N = arg("dispatch", 100_000);
 const KANNEL = !process.argv.includes("--no-kannel") && DISPATCH_N > 0;
 const PROFILE = process.argv.includes("--profile");
+/** Delay between a submit_sm_resp and its receipt at the simulator (our side only: Kannel's run.sh has 0). */
+const DLR_DELAY_MS = arg("dlr-delay-ms", 0);
 
 const log = (msg: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const fmt = (n: number, digits = 0) =>
@@ -119,6 +122,8 @@ function startKannelSimulator(dir: string, port: number, statsPort: number, expe
       "--port",
       String(port),
       "--dlr",
+      "--dlr-delay-ms",
+      String(DLR_DELAY_MS),
       "--window",
       "100",
       "--stats-port",

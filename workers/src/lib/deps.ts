@@ -46,7 +46,7 @@ export interface Tuning {
 }
 
 export const DEFAULT_TUNING: Tuning = {
-  chunkSize: 1_000,
+  chunkSize: 2_000,
   sendRetries: 3,
   sendRetryDelayMs: 500,
   statusCheckMs: 1_000,

@@ -142,7 +142,7 @@ export interface OutcomeWriterOptions {
   attempts: number;
 }
 
-export const DEFAULT_OUTCOME_WRITES: OutcomeWriterOptions = { maxRows: 500, maxDelayMs: 100, attempts: 5 };
+export const DEFAULT_OUTCOME_WRITES: OutcomeWriterOptions = { maxRows: 1_000, maxDelayMs: 250, attempts: 5 };
 
 /**
  * Collects outcomes as sends complete and writes them in the background, one write at a time, in order.
