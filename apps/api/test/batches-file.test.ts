@@ -199,6 +199,51 @@ describe("ingest", () => {
     ).toBe(1);
   });
 
+  it("a 25,000-number file is written while it is read: exact counts, a country not served, one charge", async () => {
+    const c = await fx.customer(w, "300.00");
+    // Three insert statements' worth, with rejections of every kind spread through the file.
+    const numbers = Array.from({ length: 25_000 }, (_, i) => `+1201${2_000_000 + i}`);
+    const lines = numbers.flatMap((n, i) => (i % 5_000 === 0 ? [n, "+33612345678", "12", n] : [n]));
+    const res = await upload(c, Buffer.from(lines.join("\n")));
+    expect(res.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("materialized");
+    const batch = await fx.expectExactCharge(res.body.data.batch.id);
+    expect(batch).toMatchObject({
+      status: BatchStatus.PENDING_SEND,
+      totalCount: 25_015,
+      ingestedCount: 25_015,
+      validCount: 25_000,
+      invalidCount: 5,
+      duplicateCount: 9,
+      cost: 25_000n * 80n,
+    });
+    expect(await t.prisma.recipient.count({ where: { batchId: batch.id } })).toBe(25_000);
+    const rejected = await t.prisma.rejectedNumber.groupBy({
+      by: ["reason"],
+      where: { batchId: batch.id },
+      _count: true,
+      orderBy: { reason: "asc" },
+    });
+    // 1 invalid, 2 duplicate (the FR number's later copies too), 3 not served (its first).
+    expect(rejected.map((r) => [r.reason, r._count])).toEqual([
+      [1, 5],
+      [2, 9],
+      [3, 1],
+    ]);
+  });
+
+  it("a big file whose balance turns out short writes nothing, though rows were written while it was read", async () => {
+    const c = await fx.customer(w, "10.00");
+    const numbers = Array.from({ length: 25_000 }, (_, i) => `+1201${2_000_000 + i}`);
+    const res = await upload(c, Buffer.from(numbers.join("\n")));
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("refused");
+    const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(res.body.data.batch.id) } });
+    expect(batch).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n, validCount: 0 });
+    expect(await t.prisma.recipient.count({ where: { batchId: batch.id } })).toBe(0);
+    expect(await t.prisma.rejectedNumber.count({ where: { batchId: batch.id } })).toBe(0);
+    expect(await fx.balance(c.id)).toBe(100_000n);
+  });
+
   it("a plain TXT file and a UTF-16 one (Excel's Unicode text)", async () => {
     const c = await fx.customer(w, "10.00");
     const txt = await upload(c, Buffer.from("+12025550123\n+447400123456\n"), "n.txt");

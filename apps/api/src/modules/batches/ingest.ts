@@ -1,6 +1,6 @@
-// The ingest of a file batch (mode 3), run by the workers' ingest-batch job: reads the stored file, sorts its
-// numbers, and materialises the batch (recipients, rejected numbers, charge, review decision) with the same
-// function as the synchronous modes. While it runs, ingestedCount shows how many of totalCount are written.
+// The ingest of a file batch (mode 3), run by the workers' ingest-batch job: reads the stored file and sorts its
+// numbers while they are written, materialising the batch (recipients, rejected numbers, charge, review
+// decision) with the same function as the synchronous modes. While it runs, ingestedCount shows how many of totalCount are written.
 //
 // Outcomes:
 //   - done: status 11 (review needed) or 20 (dispatch enqueued, delayed until the schedule); the file removed;
@@ -46,7 +46,6 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
     assertMaySubmit(customer, new Date());
     const rules = await loadTenantRules(prisma, customer.tenantId);
     const sorted = new NumberSorter(numberReading({ customer, rules }));
-    await readFile(deps, filePath, sorted);
     const spec: BatchSpec = {
       productId: batch.productId,
       productCode: batch.productCode,
@@ -64,6 +63,7 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       rules,
       target: { kind: "ingest", batchId, spec },
       sorted,
+      read: (added) => readFile(deps, filePath, sorted, added),
       onProgress: async (written) => {
         if (written - saved < PROGRESS_EVERY && written < sorted.total) return;
         saved = written;
@@ -91,9 +91,12 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   }
 }
 
-async function readFile(deps: IngestDeps, filePath: string, sorted: NumberSorter): Promise<void> {
+async function readFile(deps: IngestDeps, filePath: string, sorted: NumberSorter, added: () => void) {
   try {
-    await readNumberFile(storedPath(deps.uploadDir, filePath), (raw) => sorted.add(raw));
+    await readNumberFile(storedPath(deps.uploadDir, filePath), (raw) => {
+      sorted.add(raw);
+      added();
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new AppError(409, "batch.ingest_file_missing");
     throw err;
