@@ -125,10 +125,30 @@ describe("SMPP adapter against the SMSC simulator", () => {
     expect(submits.map((s) => s.text).join("")).toBe(ucs);
     expect(sim.stats().multipartParts).toBe(6);
 
-    // providerMessageId is the first part's id; that is the receipt the caller matches.
+    // providerMessageId is the first part's id; the parts' receipts come back folded into one under it.
     const firstIds = [gsmOutcome, ucsOutcome].map((o) => (o.ok ? o.providerMessageId : ""));
-    await waitFor("part receipts", () => reports.length === 6);
-    for (const id of firstIds) expect(reports.map((r) => r.providerMessageId)).toContain(id);
+    await waitFor("the two messages' receipts", () => reports.length === 2);
+    expect(reports.map((r) => r.providerMessageId).sort()).toEqual([...firstIds].sort());
+  });
+
+  it("reports a long message once, under its first part's id, after every part's receipt", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ onSubmit: (s) => submits.push(s), receiptDelayMs: 20 });
+    const a = adapter(sim.port);
+    const reports = collectReports(a);
+    const long = `${"Price €10 [promo] ".repeat(20)}end`; // 3 parts
+    const delivered = await a.send({ ref: "d", to: "+447911000011", text: long });
+    // ...9999: the simulator answers every part's receipt UNDELIV.
+    const undelivered = await a.send({ ref: "u", to: "+447911009999", text: long });
+    const short = await a.send({ ref: "s", to: "+447911000012", text: "hi" });
+    expect([delivered, undelivered, short]).toMatchObject([{ parts: 3 }, { parts: 3 }, { parts: 1 }]);
+    await waitFor("three receipts", () => reports.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more comes
+    const byId = new Map(reports.map((r) => [r.providerMessageId, r]));
+    expect(reports).toHaveLength(3);
+    expect(byId.get(delivered.ok ? delivered.providerMessageId : "")?.status).toBe("delivered");
+    expect(byId.get(undelivered.ok ? undelivered.providerMessageId : "")?.status).toBe("undelivered");
+    expect(byId.get(short.ok ? short.providerMessageId : "")?.status).toBe("delivered");
   });
 
   it("concatenates with SAR TLVs when configured", async () => {

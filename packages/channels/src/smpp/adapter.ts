@@ -14,7 +14,8 @@
 //   - send() while the link is down waits for the rebind, up to submitTimeoutMs (NOT_BOUND, retryable). Waiting for
 //     a window slot while bound is backpressure and has no deadline; the caller bounds its own concurrency.
 //   - Multipart: parts are pipelined; the outcome is ok only when every part is accepted, with the first part's id.
-//     The first failing part decides the failure, and parts not yet written are dropped.
+//     The first failing part decides the failure, and parts not yet written are dropped. The parts' receipts are
+//     folded into one under the first part's id (multipart-receipts.ts).
 import smpp from "smpp";
 import "./tuning";
 import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, SendOutcome } from "../adapter";
@@ -23,6 +24,7 @@ import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./confi
 import { encodeMessage } from "./encoding";
 import { ESME_RINVCMDID, isThrottleStatus, smppStatus } from "./errors";
 import { SmppLink } from "./link";
+import { type LongMessage, MultipartReceipts } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
 
@@ -58,6 +60,8 @@ interface Job {
   parts: number;
   remaining: number;
   firstId: string;
+  /** A long message's parts, for folding their receipts. */
+  long: LongMessage | undefined;
   done: boolean;
   enqueuedAt: number;
 }
@@ -116,6 +120,7 @@ class SmppAdapterImpl implements SmppAdapter {
   private readonly retry = new Fifo<Submit>();
   private readonly inflight = new Map<number, Submit>();
   private readonly handlers: Array<(report: DeliveryReport) => void> = [];
+  private readonly multipart = new MultipartReceipts();
   private window: number;
   private growCredit = 0;
   private pausedUntil = 0;
@@ -213,7 +218,15 @@ class SmppAdapterImpl implements SmppAdapter {
     const sourceNpi = numericSource || source === "" ? this.config.sourceNpi : 0;
 
     return new Promise<SendOutcome>((resolve) => {
-      const job: Job = { resolve, parts: total, remaining: total, firstId: "", done: false, enqueuedAt: Date.now() };
+      const job: Job = {
+        resolve,
+        parts: total,
+        remaining: total,
+        firstId: "",
+        long: total > 1 ? this.multipart.open(total) : undefined,
+        done: false,
+        enqueuedAt: Date.now(),
+      };
       for (let index = 0; index < total; index++) {
         const part = encoded.parts[index];
         if (part === undefined) continue;
@@ -326,7 +339,9 @@ class SmppAdapterImpl implements SmppAdapter {
       }
       const job = submit.job;
       if (!job.done) {
-        if (submit.index === 0) job.firstId = canonicalMessageId(pdu.message_id ?? "", this.config.messageIdFormat);
+        const id = canonicalMessageId(pdu.message_id ?? "", this.config.messageIdFormat);
+        if (submit.index === 0) job.firstId = id;
+        if (job.long) this.multipart.accepted(job.long, submit.index, id);
         if (--job.remaining === 0) {
           job.done = true;
           job.resolve({ ok: true, providerMessageId: job.firstId, parts: job.parts });
@@ -367,6 +382,7 @@ class SmppAdapterImpl implements SmppAdapter {
     const job = submit.job;
     if (job.done) return;
     job.done = true;
+    if (job.long) this.multipart.abandon(job.long);
     const where = job.parts > 1 ? `part ${submit.index + 1}/${job.parts}` : undefined;
     const text = where && detail ? `${where}: ${detail}` : (where ?? detail);
     job.resolve(sendFailure(errorCode, retryable, text));
@@ -429,8 +445,10 @@ class SmppAdapterImpl implements SmppAdapter {
     link.respond(pdu.response());
     const parsed = parseDeliveryReceipt(pdu);
     if (parsed === null) return; // mobile-originated message: not part of this adapter's contract yet
-    const report = toDeliveryReport(parsed, this.idOptions);
-    if (report === null) return;
+    const parsedReport = toDeliveryReport(parsed, this.idOptions);
+    if (parsedReport === null) return;
+    const report = this.multipart.fold(parsedReport);
+    if (report === null) return; // a part of a long message whose other parts have yet to report
     this.counters.reports++;
     for (const handler of this.handlers) {
       try {
