@@ -58,6 +58,9 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       idempotencyKey: batch.idempotencyKey,
     };
     let saved = 0;
+    // Progress goes out on its own connection, one write at a time, and is never waited for: the inserts must
+    // not stall behind it (the final counts are written with the batch anyway).
+    let saving: Promise<unknown> | null = null;
     const made = await materializeBatch(prisma, {
       customer,
       rules,
@@ -65,12 +68,14 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       sorted,
       read: (added) => readFile(deps, filePath, sorted, added),
       onProgress: async (written) => {
-        if (written - saved < PROGRESS_EVERY && written < sorted.total) return;
+        if (saving !== null || (written - saved < PROGRESS_EVERY && written < sorted.total)) return;
         saved = written;
-        await prisma.messageBatch.updateMany({
-          where: { id: batchId, filePath: { not: null } },
-          data: { ingestedCount: written },
-        });
+        saving = prisma.messageBatch
+          .updateMany({ where: { id: batchId, filePath: { not: null } }, data: { ingestedCount: written } })
+          .catch((err: unknown) => deps.log.warn({ err, batchId: job.batchId }, "ingest progress not saved"))
+          .finally(() => {
+            saving = null;
+          });
       },
     });
     await removeFile(deps, filePath);
