@@ -460,8 +460,11 @@ async function main() {
       const rate = valid / run.seconds;
       ours = { rate };
       const l = receiptLag(run.curve, valid);
-      const lastReceiptAfterLastSubmitMs = stats.nth_submit_ms
-        ? Math.round(run.epoch20 + run.seconds * 1000 - stats.nth_submit_ms)
+      // nth_submit_ms is only set when the simulator saw --expect submits (the file's invalid and duplicate
+      // numbers are never sent), so the last submit's time stands in.
+      const lastSubmitMs = stats.nth_submit_ms || stats.last_submit_ms;
+      const lastReceiptAfterLastSubmitMs = lastSubmitMs
+        ? Math.round(run.epoch20 + run.seconds * 1000 - lastSubmitMs)
         : null;
       results.dispatch = {
         messages: valid,
@@ -471,8 +474,8 @@ async function main() {
         delivered: batch.deliveredCount,
         receiptLagMs: l,
         simSideSubmitRate:
-          stats.nth_submit_ms && stats.first_submit_ms
-            ? Math.round(valid / ((stats.nth_submit_ms - stats.first_submit_ms) / 1000))
+          lastSubmitMs && stats.first_submit_ms
+            ? Math.round(valid / ((lastSubmitMs - stats.first_submit_ms) / 1000))
             : null,
         lastReceiptAfterLastSubmitMs,
         profile,
