@@ -2,7 +2,7 @@
 // in. Handlers never read process.env.
 
 import type { Config } from "@switchboard/api/config";
-import type { DeliveryReport, SmppConfigInput } from "@switchboard/channels";
+import type { SmppConfigInput } from "@switchboard/channels";
 import { channelSecretKey } from "@switchboard/channels";
 import { bullPrefix } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
@@ -11,7 +11,7 @@ import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
 import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
-import { DEFAULT_REPORT_BATCHING, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
+import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
 
 export type WorkerConfig = Pick<
@@ -70,8 +70,9 @@ export interface WorkerDeps {
   redisPrefix: string;
   queues: JobQueues;
   adapters: AdapterPool;
-  reports: ReportBatcher;
-  /** Outcomes not written yet: a receipt for one of them is written with it instead of going to `reports`. */
+  /** Every adapter's receipts: written with their unwritten outcome, or batched into delivery-report jobs. */
+  receipts: ReceiptRouter;
+  /** Outcomes not written yet: a receipt for one of them is written with it. */
   unwrittenOutcomes: UnwrittenOutcomes;
   leases: ChunkLeases;
   logger: PinoLogger;
@@ -101,27 +102,16 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   redis.on("error", (err) => logger.warn({ err }, "redis connection error"));
   const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), tuning.retries);
-  const reports = new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching);
   const unwrittenOutcomes = new UnwrittenOutcomes();
-  // Receipts are looked at on the next turn of the event loop, not as they are parsed: an SMSC often sends a
-  // receipt right behind its submit_sm_resp, in the same TCP read, and the outcome that resp settles reaches
-  // the write buffer in a promise callback that runs only after the whole read has been parsed.
-  let receipts: Array<[number, DeliveryReport]> = [];
-  const takeReceipts = () => {
-    const list = receipts;
-    receipts = [];
-    for (const [channelId, report] of list) {
-      if (!unwrittenOutcomes.attach(channelId, report)) reports.push(channelId, report);
-    }
-  };
-  const queueReceipt = (entry: [number, DeliveryReport]) => {
-    if (receipts.push(entry) === 1) setImmediate(takeReceipts);
-  };
+  const receipts = new ReceiptRouter(
+    (channelId, report) => unwrittenOutcomes.attach(channelId, report),
+    new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching),
+  );
   const adapters = new AdapterPool({
     prisma,
     secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
     logger,
-    onReport: (channelId, report) => queueReceipt([channelId, report]),
+    onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
   });
   return {
@@ -130,7 +120,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     redisPrefix: config.REDIS_PREFIX,
     queues,
     adapters,
-    reports,
+    receipts,
     unwrittenOutcomes,
     leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
     logger,
@@ -144,9 +134,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
 /** After the workers stopped: adapters drain and unbind, their last receipts are enqueued, connections close. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await deps.adapters.close();
-  // The receipts of the last read are handed over on the next turn (see createWorkerDeps).
-  await new Promise((resolve) => setImmediate(resolve));
-  await deps.reports.flush();
+  await deps.receipts.flush();
   await deps.queues.close();
   await deps.prisma.$disconnect();
   deps.redis.disconnect();

@@ -89,3 +89,36 @@ export class ReportBatcher {
     }
   }
 }
+
+/**
+ * Receipts as the adapters parse them. Each is looked at on the next turn of the event loop, not at once: an SMSC
+ * often sends a receipt right behind its submit_sm_resp, in the same TCP read, and the outcome that resp settles
+ * reaches its write buffer in a promise callback that runs only after the whole read has been parsed. Then it
+ * either rides with that unwritten outcome (`claim`) or goes to the batcher.
+ */
+export class ReceiptRouter {
+  private waiting: Array<[number, DeliveryReport]> = [];
+
+  constructor(
+    private readonly claim: (channelId: number, report: DeliveryReport) => boolean,
+    private readonly batcher: ReportBatcher,
+  ) {}
+
+  push(channelId: number, report: DeliveryReport): void {
+    if (this.waiting.push([channelId, report]) === 1) setImmediate(() => this.route());
+  }
+
+  /** Routes what is waiting and hands everything batched to the queue. */
+  flush(): Promise<void> {
+    this.route();
+    return this.batcher.flush();
+  }
+
+  private route(): void {
+    const list = this.waiting;
+    this.waiting = [];
+    for (const [channelId, report] of list) {
+      if (!this.claim(channelId, report)) this.batcher.push(channelId, report);
+    }
+  }
+}

@@ -1,6 +1,7 @@
 // The ingest of a file batch (mode 3), run by the workers' ingest-batch job: reads the stored file and sorts its
 // numbers while they are written, materialising the batch (recipients, rejected numbers, charge, review
-// decision) with the same function as the synchronous modes. While it runs, ingestedCount shows how many of totalCount are written.
+// decision) with the same function as the synchronous modes. While it runs, ingestedCount shows how many of
+// totalCount are written.
 //
 // Outcomes:
 //   - done: status 11 (review needed) or 20 (dispatch enqueued, delayed until the schedule); the file removed;

@@ -217,7 +217,7 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
     await input.onProgress?.(written);
   };
 
-  const made = await prisma.$transaction(
+  return prisma.$transaction(
     async (tx) => {
       let id: bigint;
       if (target.kind === "create") {
@@ -303,5 +303,4 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
     // A file's size is not known in numbers before it is read: its transaction may take as long as the largest.
     txOptions(input.read ? BATCH_FILE_MAX_NUMBERS : sorted.total),
   );
-  return made;
 }
