@@ -232,7 +232,8 @@ async function main() {
     await migrate(databaseUrl, "deploy");
     const prisma = createPrisma(databaseUrl, { max: 12 });
     cleanups.unshift(() => prisma.$disconnect());
-    await seed(prisma, { mode: "demo" });
+    const channelKey = randomBytes(32).toString("hex");
+    await seed(prisma, { mode: "demo", channelSecretKey: channelKey });
     const customer = await prisma.user.findFirstOrThrow({ where: { username: "customer" } });
     // A balance for both batches, and no review (the tenant's default reviews every batch).
     await prisma.user.update({ where: { id: customer.id }, data: { balance: 10n ** 15n } });
@@ -242,6 +243,8 @@ async function main() {
     });
 
     const config = loadConfig({
+      JWT_SECRET: randomBytes(32).toString("hex"),
+      CHANNEL_SECRET_KEY: channelKey,
       NODE_ENV: "test",
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
@@ -250,6 +253,7 @@ async function main() {
       HOST: "127.0.0.1",
       PORT: "0",
       UPLOAD_DIR: uploadDir,
+      EGRESS_ALLOW: "127.0.0.1", // smsc-sim.js and the callback receiver are on loopback
     });
     cleanups.unshift(async () => {
       const r = new Redis(redisUrl);

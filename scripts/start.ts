@@ -5,11 +5,24 @@
 // 4. The services as child processes with prefixed output (API, workers, web client, and the SMSC simulator the
 //    demo SMS channel points at); Ctrl-C stops everything this script started.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createPrisma, DEMO_LOGINS, DEMO_SMSC, migrate, seed } from "@switchboard/db";
-import { ConfigError, loadConfig } from "../apps/api/src/config";
+import { channelSecretKey as channelSecretKeyBytes, decryptSecrets } from "@switchboard/channels";
 import {
+  createPrisma,
+  DEMO_LOGINS,
+  DEMO_RBM,
+  DEMO_SMSC,
+  DEMO_WHATSAPP,
+  demoRbmClientToken,
+  demoWhatsappSecrets,
+  migrate,
+  seed,
+} from "@switchboard/db";
+import { ConfigError, loadConfig } from "../apps/api/src/config";
+import { localSecrets } from "./lib/local-secrets";
+import {
+  DATA_DIR,
   ensureDatabase,
   LOCAL_POSTGRES,
   LOCAL_REDIS,
@@ -91,7 +104,9 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
   return child;
 }
 
-// A production start refuses a missing or default JWT secret before touching any database.
+// The demo start generates its own secrets once (.data/secrets.json, owner-only) and reuses them; a production
+// start must be given them and refuses to go on without, before touching any database.
+if (!production) Object.assign(process.env, localSecrets(process.env));
 let channelSecretKey: string;
 try {
   ({ CHANNEL_SECRET_KEY: channelSecretKey } = loadConfig({
@@ -132,12 +147,46 @@ const seeded = await seed(
       }
     : { mode: "demo", channelSecretKey },
 );
+// The demo WhatsApp and RCS channels' ids name their webhook URLs, which the simulators push events to.
+const demoWhatsappChannel = production
+  ? null
+  : await prisma.channel.findFirst({ where: { kind: "whatsapp", name: DEMO_WHATSAPP.name }, select: { id: true } });
+const demoRcsChannel = production
+  ? null
+  : await prisma.channel.findFirst({
+      where: { kind: "rcs", name: DEMO_RBM.name },
+      select: { id: true, tenantId: true, secrets: true },
+    });
+// The RBM simulator accepts the service-account key the demo channel holds: handed over as an owner-only file.
+const rbmKeyFile = path.join(DATA_DIR, "rbm-service-account.json");
+if (demoRcsChannel) {
+  const { serviceAccountKey } = decryptSecrets(
+    channelSecretKeyBytes(channelSecretKey),
+    demoRcsChannel.tenantId,
+    demoRcsChannel.secrets,
+  );
+  mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });
+  writeFileSync(rbmKeyFile, serviceAccountKey ?? "", { mode: 0o600 });
+}
 await prisma.$disconnect();
 say(`seed: ${seeded.countries} countries${seeded.createdDemo ? ", demo tenant created" : ""}`);
 
 const apiPort = Number(process.env.PORT ?? 3000);
+// The demo's simulators listen on loopback, which the egress policy refuses: exactly their host:port are
+// allowed, on top of any EGRESS_ALLOW given. A simulator this start runs adds its address here.
+const DEMO_SIMULATOR_ADDRESSES = production
+  ? []
+  : [
+      `${DEMO_SMSC.host}:${DEMO_SMSC.port}`,
+      `${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}`,
+      `${DEMO_RBM.host}:${DEMO_RBM.port}`,
+    ];
+const webPort = Number(process.env.WEB_PORT ?? 5173);
 const env: NodeJS.ProcessEnv = {
+  // The web client's origins are the only pages allowed to call the API from a browser.
+  CORS_ORIGINS: `http://127.0.0.1:${webPort},http://localhost:${webPort}`,
   ...process.env,
+  EGRESS_ALLOW: [process.env.EGRESS_ALLOW ?? "", ...DEMO_SIMULATOR_ADDRESSES].filter((e) => e !== "").join(","),
   DATABASE_URL: db.url,
   REDIS_URL: cache.url,
   PORT: String(apiPort),
@@ -163,6 +212,77 @@ if (!production) {
       "500",
       "--mix",
       "delivered=0.97,undeliv=0.03",
+    ],
+    env,
+  );
+}
+// The demo RCS channel's RBM API: a fifth of the numbers not RCS-capable (they fall back to SMS), some read.
+if (!production && demoRcsChannel) {
+  run(
+    "rbm",
+    [
+      "--import",
+      "tsx",
+      "packages/channels/src/simulators/rbm-cli.ts",
+      "--port",
+      String(DEMO_RBM.port),
+      "--agent-id",
+      DEMO_RBM.agentId,
+      "--client-token",
+      demoRbmClientToken(channelSecretKey),
+      "--webhook-url",
+      `http://127.0.0.1:${apiPort}/webhooks/rcs/${demoRcsChannel.id}`,
+      "--key-file",
+      rbmKeyFile,
+      "--non-capable-share",
+      "0.2",
+      "--delivery-delay-ms",
+      "500",
+      "--read-share",
+      "0.6",
+      "--read-delay-ms",
+      "2000",
+      "--reply-share",
+      "0.05",
+      "--rps",
+      "300",
+    ],
+    env,
+  );
+}
+// The demo WS channel's WhatsApp Cloud API: approved demo templates, statuses pushed to our webhook, some read.
+if (!production && demoWhatsappChannel) {
+  const wa = demoWhatsappSecrets(channelSecretKey);
+  run(
+    "whatsapp",
+    [
+      "--import",
+      "tsx",
+      "packages/channels/src/simulators/whatsapp-cli.ts",
+      "--port",
+      String(DEMO_WHATSAPP.port),
+      "--webhook-url",
+      `http://127.0.0.1:${apiPort}/webhooks/whatsapp/${demoWhatsappChannel.id}`,
+      "--access-token",
+      wa.accessToken,
+      "--app-secret",
+      wa.appSecret,
+      "--verify-token",
+      wa.webhookVerifyToken,
+      "--phone-number-id",
+      DEMO_WHATSAPP.phoneNumberId,
+      "--waba-id",
+      DEMO_WHATSAPP.wabaId,
+      "--mps",
+      "80",
+      "--read-share",
+      "0.6",
+      "--reply-share",
+      "0.05",
+      "--delivery-delay-ms",
+      "500",
+      "--read-delay-ms",
+      "2000",
     ],
     env,
   );
@@ -198,7 +318,6 @@ if (sourcesChanged) {
     await stopAll(1);
   }
 }
-const webPort = Number(process.env.WEB_PORT ?? 5173);
 run("web", ["--import", "tsx", "apps/web/server.ts"], {
   ...env,
   WEB_PORT: String(webPort),
@@ -225,6 +344,12 @@ const lines = [
 ];
 if (!production) {
   lines.push(`  SMSC       ${DEMO_SMSC.host}:${DEMO_SMSC.port}    (SMPP simulator: the demo SMS channel sends here)`);
+  lines.push(
+    `  RBM        ${DEMO_RBM.host}:${DEMO_RBM.port}    (RCS Business Messaging simulator: the demo RCS channel sends here, numbers ending 404 fall back to SMS)`,
+  );
+  lines.push(
+    `  WhatsApp   ${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}    (Cloud API simulator: the demo WS channel sends here, templates order_update, appointment_reminder...)`,
+  );
   lines.push("", "Demo logins (this demo start only; a production start seeds no known password):");
   for (const l of DEMO_LOGINS)
     lines.push(`  ${l.area.padEnd(24)} ${l.username.padEnd(12)} ${l.password.padEnd(12)} ${l.note}`);

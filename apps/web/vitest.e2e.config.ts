@@ -11,5 +11,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // After every other project (they run together in group 0): the browser flows then have the machine to
+    // themselves instead of sharing two cores with the API and workers suites.
+    sequence: { groupOrder: 1 },
+    // A poll gives a page 20 s to show what it should: the 1 s default failed on a loaded two-core machine.
+    expect: { poll: { timeout: 20_000, interval: 100 } },
   },
 });

@@ -27,4 +27,14 @@ export type Db = PrismaClient | Prisma.TransactionClient;
 
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
-export { DEMO_LOGINS, DEMO_SMSC, DEMO_TENANT_CODE, type DemoLogin, seed } from "./seed";
+export {
+  DEMO_LOGINS,
+  DEMO_RBM,
+  DEMO_SMSC,
+  DEMO_TENANT_CODE,
+  DEMO_WHATSAPP,
+  type DemoLogin,
+  demoRbmClientToken,
+  demoWhatsappSecrets,
+  seed,
+} from "./seed";

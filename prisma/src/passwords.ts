@@ -4,10 +4,21 @@ import { hash, verify } from "@node-rs/argon2";
 
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+/**
+ * NFKC, as NIST SP 800-63B asks: one passphrase typed on two keyboards (a composed or decomposed "é", full-width
+ * or ASCII letters from a CJK input method) is one password.
+ */
+function normalizePassword(password: string): string {
+  return password.normalize("NFKC");
 }
 
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password);
+export function hashPassword(password: string): Promise<string> {
+  return hash(normalizePassword(password), OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  const normal = normalizePassword(password);
+  if (await verify(passwordHash, normal)) return true;
+  // Hashes written before normalization hold the characters as typed.
+  return normal !== password && verify(passwordHash, password);
 }

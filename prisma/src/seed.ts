@@ -6,7 +6,8 @@
 //   sent all the way. Created once; later starts leave them as users changed them.
 // - production: no known password anywhere; the first super admin comes from the environment.
 // The API's own sealing, so the API and the workers open the demo channel's credentials like any other.
-import { channelSecretKey, DEV_CHANNEL_SECRET_KEY, encryptSecrets } from "@switchboard/channels";
+import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
+import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { AuthRequirement, AuthStatus, ProductCode, smppChannelConfig, UserType } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "../generated/client";
 import { countryRows } from "./countries";
@@ -37,6 +38,57 @@ export const DEMO_LOGINS: DemoLogin[] = [
 
 /** Where the demo SMS channel connects: the SMSC simulator `npm start` runs. */
 export const DEMO_SMSC = { host: "127.0.0.1", port: 2775 } as const;
+
+/** The demo WS channel: the WhatsApp Cloud API simulator `npm start` runs, with its approved demo templates. */
+export const DEMO_WHATSAPP = {
+  host: "127.0.0.1",
+  port: 8788,
+  name: "Demo WhatsApp (local simulator)",
+  phoneNumberId: "106540352242922",
+  wabaId: "102290129340398",
+} as const;
+
+/**
+ * The demo simulators' credentials, derived from this installation's CHANNEL_SECRET_KEY (generated at the first
+ * `npm start`): the seed seals them in the channel, `npm start` hands them to the simulator, and none is written
+ * in the code.
+ */
+export function demoSimulatorSecret(secretKey: string, purpose: string): string {
+  return createHmac("sha256", channelSecretKey(secretKey)).update(`demo-simulator:${purpose}`).digest("hex");
+}
+
+/** The demo RCS channel: the RBM simulator `npm start` runs (some numbers not RCS-capable, SMS fallback). */
+export const DEMO_RBM = {
+  host: "127.0.0.1",
+  port: 8787,
+  name: "Demo RCS (local RBM simulator)",
+  agentId: "switchboard-demo-agent",
+} as const;
+
+/** The demo RBM webhook's clientToken (key of X-Goog-Signature), derived like the WhatsApp credentials. */
+export const demoRbmClientToken = (secretKey: string) => demoSimulatorSecret(secretKey, "rbm-client-token");
+
+/** A service-account key file of the demo agent: a fresh RSA key, as Google would issue one. */
+function demoServiceAccountKey(): string {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return JSON.stringify({
+    type: "service_account",
+    project_id: "switchboard-demo",
+    private_key_id: randomBytes(20).toString("hex"),
+    private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    client_email: "rbm-demo@switchboard-demo.iam.gserviceaccount.com",
+    client_id: "100000000000000000000",
+    token_uri: `http://${DEMO_RBM.host}:${DEMO_RBM.port}/token`,
+  });
+}
+
+export function demoWhatsappSecrets(secretKey: string) {
+  return {
+    accessToken: demoSimulatorSecret(secretKey, "whatsapp-access-token"),
+    appSecret: demoSimulatorSecret(secretKey, "whatsapp-app-secret"),
+    webhookVerifyToken: demoSimulatorSecret(secretKey, "whatsapp-verify-token"),
+  };
+}
 
 /** Demo default prices in money units (1/10,000): SMS per segment, WS and RCS per message. */
 const DEMO_PRICES: Record<number, { default: bigint; overrides: Record<string, bigint> }> = {
@@ -85,6 +137,54 @@ async function seedDemoSmsChannel(prisma: PrismaClient, tenantId: number, smsPro
     },
   });
   await prisma.product.update({ where: { id: smsProductId }, data: { defaultChannelId: channel.id } });
+}
+
+/** The demo WhatsApp channel as the WS product's default, unless the demo tenant has one already. */
+async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number, secretKey: string) {
+  if (await prisma.channel.findFirst({ where: { tenantId, kind: "whatsapp" }, select: { id: true } })) return;
+  const ws = await prisma.product.findFirst({ where: { tenantId, code: ProductCode.WS }, select: { id: true } });
+  if (!ws) return;
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: DEMO_WHATSAPP.name,
+      kind: "whatsapp",
+      productCode: ProductCode.WS,
+      config: {
+        baseUrl: `http://${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}`,
+        apiVersion: "v21.0",
+        phoneNumberId: DEMO_WHATSAPP.phoneNumberId,
+        wabaId: DEMO_WHATSAPP.wabaId,
+      },
+      secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, demoWhatsappSecrets(secretKey)),
+      // WhatsApp's default throughput per business number.
+      throughput: 80,
+    },
+  });
+  await prisma.product.update({ where: { id: ws.id }, data: { defaultChannelId: channel.id } });
+}
+
+/** The demo RCS channel as the RCS product's default, unless the demo tenant has one already. */
+async function ensureDemoRcsChannel(prisma: PrismaClient, tenantId: number, secretKey: string) {
+  if (await prisma.channel.findFirst({ where: { tenantId, kind: "rcs" }, select: { id: true } })) return;
+  const rcs = await prisma.product.findFirst({ where: { tenantId, code: ProductCode.RCS }, select: { id: true } });
+  if (!rcs) return;
+  const base = `http://${DEMO_RBM.host}:${DEMO_RBM.port}`;
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: DEMO_RBM.name,
+      kind: "rcs",
+      productCode: ProductCode.RCS,
+      config: { baseUrl: base, agentId: DEMO_RBM.agentId, tokenUrl: `${base}/token`, capabilityCheck: "batch" },
+      secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, {
+        serviceAccountKey: demoServiceAccountKey(),
+        webhookClientToken: demoRbmClientToken(secretKey),
+      }),
+      throughput: 300,
+    },
+  });
+  await prisma.product.update({ where: { id: rcs.id }, data: { defaultChannelId: channel.id } });
 }
 
 async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], channelSecret: string) {
@@ -167,6 +267,8 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
     },
   });
 
+  // Approved: the seed plays the super admin who assigns hosts (a tenant's own claim waits for approval).
+  const hostApprovedAt = new Date();
   await prisma.websiteConfig.createMany({
     data: [
       {
@@ -174,14 +276,22 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
         tenantId: tenant.id,
         title: "Switchboard",
         description: "Business messaging over RCS, WhatsApp and SMS",
+        hostApprovedAt,
       },
       {
         host: "127.0.0.1",
         tenantId: tenant.id,
         title: "Switchboard",
         description: "Business messaging over RCS, WhatsApp and SMS",
+        hostApprovedAt,
       },
-      { host: "agent.localhost", tenantId: tenant.id, agentId: agent.id, title: "Demo Agent Messaging" },
+      {
+        host: "agent.localhost",
+        tenantId: tenant.id,
+        agentId: agent.id,
+        title: "Demo Agent Messaging",
+        hostApprovedAt,
+      },
     ],
   });
 
@@ -210,8 +320,8 @@ export async function seed(
   opts:
     | {
         mode: "demo";
-        /** CHANNEL_SECRET_KEY of the API and workers that will open the demo channel (default: the dev key). */
-        channelSecretKey?: string;
+        /** CHANNEL_SECRET_KEY of the API and workers that will open the demo channels. */
+        channelSecretKey: string;
       }
     | { mode: "production"; superAdmin?: { username: string; password: string } },
 ): Promise<SeedResult> {
@@ -223,7 +333,11 @@ export async function seed(
   const exists = await prisma.tenant.findUnique({ where: { code: DEMO_TENANT_CODE } });
   if (!exists) {
     const codes = (await prisma.country.findMany({ select: { code: true } })).map((c) => c.code);
-    await seedDemoTenant(prisma, codes, opts.channelSecretKey ?? DEV_CHANNEL_SECRET_KEY);
+    await seedDemoTenant(prisma, codes, opts.channelSecretKey);
   }
+  // Channels added to the demo since its tenant was first made (an existing demo database gets them too).
+  const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE }, select: { id: true } });
+  await ensureDemoWhatsappChannel(prisma, tenant.id, opts.channelSecretKey);
+  await ensureDemoRcsChannel(prisma, tenant.id, opts.channelSecretKey);
   return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
 }

@@ -16,6 +16,7 @@ import {
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { z } from "zod";
 import { deliverCallback } from "./jobs/callback";
+import { ChannelEventLoop } from "./jobs/channel-events";
 import { recordDeliveryReports } from "./jobs/delivery-report";
 import { dispatchBatch } from "./jobs/dispatch-batch";
 import { dispatchChunk } from "./jobs/dispatch-chunk";
@@ -136,10 +137,14 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
       .upsertJobScheduler("schedule-tick", { every: deps.tuning.scheduleEveryMs }, { name: QUEUE.schedule, data: {} });
   }
 
+  // Provider webhook events (RCS, WhatsApp) are a table the API fills, not a BullMQ queue: see channel-events.ts.
+  const events = new ChannelEventLoop(deps);
+  await events.start();
+
   return {
     workers,
     close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...workers.map((w) => w.close()), events.close()]);
     },
   };
 }

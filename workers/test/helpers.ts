@@ -9,6 +9,7 @@ import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import {
   AuthStatus,
   BalanceLogType,
+  type BatchContent,
   BatchStatus,
   ProductCode,
   SendResult,
@@ -18,6 +19,7 @@ import {
 import { createPrisma, DEMO_TENANT_CODE, type Prisma, type PrismaClient } from "@switchboard/db";
 import pino from "pino";
 import { inject } from "vitest";
+import { testSecrets } from "../../apps/api/test/secrets";
 import {
   type CreateDepsOptions,
   closeWorkerDeps,
@@ -81,11 +83,13 @@ export const workerPrefix = () => `${inject("redisPrefix")}${uniqueName("w")}:`;
 
 export function testConfig(databaseUrl = inject("databaseUrl"), redisPrefix = workerPrefix()) {
   return loadConfig({
+    ...testSecrets(),
     NODE_ENV: "test",
     DATABASE_URL: databaseUrl,
     REDIS_URL: inject("redisUrl"),
     REDIS_PREFIX: redisPrefix,
-    CALLBACK_ALLOW_PRIVATE_TARGETS: "true",
+    // The tests' SMSC simulators and callback receivers listen on loopback, on ports the OS picks.
+    EGRESS_ALLOW: "127.0.0.1",
   });
 }
 
@@ -137,7 +141,7 @@ export async function waitFor<T>(
 
 // ---------------------------------------------------------------- fixtures
 
-export const DEV_SECRET_KEY = channelSecretKey(testConfig().CHANNEL_SECRET_KEY);
+export const TEST_SECRET_KEY = channelSecretKey(testConfig().CHANNEL_SECRET_KEY);
 
 export async function demoTenant(prisma: PrismaClient) {
   const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE } });
@@ -193,7 +197,7 @@ export async function createSmppChannel(
       kind: "smpp",
       productCode: ProductCode.SMS,
       config: config as Prisma.InputJsonObject,
-      secrets: encryptSecrets(DEV_SECRET_KEY, tenantId, { password: "secret" }),
+      secrets: encryptSecrets(TEST_SECRET_KEY, tenantId, { password: "secret" }),
       throughput: opts.throughput ?? 10_000,
     },
   });
@@ -239,11 +243,20 @@ export async function createPendingBatch(
   customer: Customer,
   channelId: number | null,
   phones: readonly string[],
-  opts: { text?: string; scheduledAt?: Date; status?: number } = {},
+  opts: {
+    text?: string;
+    scheduledAt?: Date;
+    status?: number;
+    /** Another product's content (WS, RCS): the batch is of that product, one unit per number. */
+    content?: BatchContent;
+    /** Per recipient: RCS with fallback reserves the larger price, and keeps both (see quote.ts). */
+    prices?: (phone: string) => { price: bigint; primaryPrice?: bigint; fallbackPrice?: bigint };
+  } = {},
 ): Promise<BatchFixture> {
   const { productId } = await demoTenant(prisma);
   const text = opts.text ?? "Your code is 1234. Switchboard test message.";
-  const prices = phones.map((p) => PRICE[countryOf(p)]);
+  const priced = phones.map((p) => opts.prices?.(p) ?? { price: PRICE[countryOf(p)] });
+  const prices = priced.map((p) => p.price);
   const cost = prices.reduce((a, b) => a + b, 0n);
   const batch = await prisma.$transaction(async (tx) => {
     const b = await tx.messageBatch.create({
@@ -251,12 +264,12 @@ export async function createPendingBatch(
         tenantId: customer.tenantId,
         userId: customer.id,
         productId,
-        productCode: ProductCode.SMS,
         taskType: 2,
         submitMode: 3,
         status: opts.status ?? BatchStatus.PENDING_SEND,
-        content: { product: ProductCode.SMS, text, senderId: "Switchboard" },
-        senderId: "Switchboard",
+        content: opts.content ?? { product: ProductCode.SMS, text, senderId: "Switchboard" },
+        productCode: opts.content?.product ?? ProductCode.SMS,
+        senderId: opts.content ? null : "Switchboard",
         segments: 1,
         scheduledAt: opts.scheduledAt ?? null,
         totalCount: phones.length,
@@ -272,6 +285,8 @@ export async function createPendingBatch(
         channelId,
         segments: 1,
         price: prices[i]!,
+        primaryPrice: priced[i]!.primaryPrice ?? null,
+        fallbackPrice: priced[i]!.fallbackPrice ?? null,
         sendResult: SendResult.NOT_SENT,
       })),
     });

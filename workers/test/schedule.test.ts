@@ -3,7 +3,7 @@
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
 import {
   createCustomer,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   db = await throwawayDatabase("sched");
   const url = db.url;
   prisma = createPrisma(url, { max: 3 });
-  await seed(prisma, { mode: "demo" });
+  await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
   sim = await startSmscSimulator();
   harness = await startHarness({ databaseUrl: url, scheduler: true });
 });

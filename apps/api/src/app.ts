@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Writable } from "node:stream";
 import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -26,9 +27,10 @@ import { healthRoutes } from "./modules/health/health.routes";
 import { noticeRoutes } from "./modules/notices/notices.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes";
 import { websiteRoutes } from "./modules/website/website.routes";
 import authPlugin from "./plugins/auth";
-import envelopePlugin from "./plugins/envelope";
+import envelopePlugin, { clientErrorHandler, frameworkErrors } from "./plugins/envelope";
 import uploadsPlugin from "./plugins/uploads";
 
 /** Request ids: a caller's X-Request-Id is kept when it looks like an id, else a fresh UUID. */
@@ -69,9 +71,13 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
     logger: loggerOptions(opts.logLevel ?? config.LOG_LEVEL, opts.logStream),
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: config.TRUST_PROXY === "true",
+    // Only the configured proxies' X-Forwarded-For is believed (none by default).
+    trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters are ids and codes; anything longer is refused (in the envelope) before routing.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate("deps", deps);
@@ -82,8 +88,18 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   });
 
   await app.register(envelopePlugin);
+  // Security headers on every answer: nosniff, no framing (the docs page included), no referrer leaks. The API
+  // answers JSON (no CSP needed there); /docs gets swagger-ui's own static CSP. Resources are readable
+  // cross-origin (logos shown on tenants' own hosts); nothing here rides on cookies.
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "no-referrer" },
+  });
   await app.register(cors, {
-    origin: config.CORS_ORIGINS ? config.CORS_ORIGINS.split(",").map((s) => s.trim()) : true,
+    // An explicit allow list (the web client's origins); without one, no cross-origin page may call.
+    origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
     allowedHeaders: ["authorization", "content-type", "tenant-id", "lang", "idempotency-key", "x-request-id"],
     exposedHeaders: ["x-request-id", "retry-after", "content-disposition"],
   });
@@ -108,7 +124,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
   await app.register(authPlugin);
   await app.register(uploadsPlugin);
 
@@ -125,6 +141,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(settingsRoutes);
   await app.register(dashboardRoutes);
   await app.register(noticeRoutes);
+  // Encapsulated: these routes read raw bodies, every other route keeps the JSON parser.
+  await app.register(webhookRoutes);
   return app;
 }
 

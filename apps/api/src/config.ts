@@ -1,81 +1,120 @@
 // The only place that reads process.env: everything else receives a Config.
-import { DEV_CHANNEL_SECRET_KEY } from "@switchboard/channels";
+// There is no default secret anywhere in the code: `npm start` generates the demo's own on first start
+// (scripts/lib/local-secrets.ts), docker compose and production take them from the environment, and tests
+// generate one per run. A secret written in the repository would sign sessions for anyone who reads it.
+
+import { isIP } from "node:net";
+import { parseEgressAllow } from "@switchboard/channels";
 import { z } from "zod";
 
-const DEV_JWT_SECRET = "switchboard-dev-secret-change-me-0123456789";
-/** The development default of CHANNEL_SECRET_KEY (refused in production); the demo seed seals with it. */
-
-const schema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    HOST: z.string().default("127.0.0.1"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    DATABASE_URL: z.string().min(1),
-    REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
-    /** Prefix of every Redis key this process writes (tests give each run its own). */
-    REDIS_PREFIX: z.string().default("sb:"),
-    JWT_SECRET: z.string().min(1).default(DEV_JWT_SECRET),
-    /** AES-256-GCM key for channel credentials: 32 bytes as 64 hex characters or base64. */
-    CHANNEL_SECRET_KEY: z
-      .string()
-      .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, "must be 32 bytes as 64 hex characters or base64")
-      .default(DEV_CHANNEL_SECRET_KEY),
-    /** Session lifetime in seconds. */
-    JWT_TTL_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(60)
-      .max(30 * 24 * 3600)
-      .default(12 * 3600),
-    /** Public address of this API, used to make logo paths absolute; else the request's own origin. */
-    PUBLIC_BASE_URL: z.url().optional(),
-    /** Where uploaded files (logos, proofs, documents, batch files) are kept. */
-    UPLOAD_DIR: z.string().default(".data/uploads"),
-    /** Comma-separated origins allowed by CORS (the web client); empty = any origin in development. */
-    CORS_ORIGINS: z.string().default(""),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    /**
-     * Let callbacks (notify URL tests, status reports) reach loopback and private addresses. Off by default: a
-     * customer's URL must not reach into our own network. On for a single-machine or on-premises install.
-     */
-    CALLBACK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false"),
-    /** Mode 1 (single number) submissions wait at most this long for the provider's answer. */
-    BATCH_SINGLE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
-    /**
-     * Developer API (/v1) limit per customer (its secret key), shared by every API process through Redis: calls
-     * per second on average, and the burst a customer may spend at once after a quiet moment. Over it: 429.
-     */
-    DEVELOPER_API_RATE_PER_SECOND: z.coerce.number().positive().default(20),
-    DEVELOPER_API_BURST: z.coerce.number().int().min(1).default(40),
-    /** Trust X-Forwarded-For from a reverse proxy (docker compose puts one in front). */
-    TRUST_PROXY: z.enum(["true", "false"]).default("false"),
-    /** Sign-in limits: attempts per IP per minute, failures per account per window. */
-    LOGIN_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-    LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
-    LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(15 * 60),
-  })
-  .superRefine((c, ctx) => {
-    if (c.NODE_ENV === "production" && (c.JWT_SECRET === DEV_JWT_SECRET || c.JWT_SECRET.length < 32)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["JWT_SECRET"],
-        message: "production needs JWT_SECRET set to a random value of at least 32 characters",
-      });
-    }
-    if (c.NODE_ENV === "production" && c.CHANNEL_SECRET_KEY === DEV_CHANNEL_SECRET_KEY) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["CHANNEL_SECRET_KEY"],
-        message: "production needs CHANNEL_SECRET_KEY set to 32 random bytes (openssl rand -hex 32)",
-      });
-    }
-  });
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().min(1),
+  REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+  /** Prefix of every Redis key this process writes (tests give each run its own). */
+  REDIS_PREFIX: z.string().default("sb:"),
+  /** HS256 key of session tokens: at least 32 random characters (`openssl rand -hex 32`). */
+  JWT_SECRET: z.string().min(32, "must be at least 32 random characters (openssl rand -hex 32)"),
+  /** AES-256-GCM key for channel credentials: 32 bytes as 64 hex characters or base64. */
+  CHANNEL_SECRET_KEY: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, "must be 32 bytes as 64 hex characters or base64"),
+  /** Session lifetime in seconds. */
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(12 * 3600),
+  /** Public address of this API, used to make logo paths absolute; else the request's own origin. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Where uploaded files (logos, proofs, documents, batch files) are kept. */
+  UPLOAD_DIR: z.string().default(".data/uploads"),
+  /**
+   * Origins (scheme://host[:port], comma-separated) whose pages may call this API from a browser: the web
+   * client's. Empty: no cross-origin caller at all (the web client then has to be served from the API's own
+   * origin). Never "any": a page on any site could otherwise read answers with a token it got hold of.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) => list(v))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$|^https?:\/\/\[[0-9a-fA-F:]+\](?::\d{1,5})?$/,
+            "must be origins like https://app.example.com",
+          ),
+      ),
+    ),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * Exceptions to the egress policy, which refuses loopback, private, link-local and reserved addresses for
+   * every connection to an address a tenant admin or customer typed (channel hosts and URLs, notify URLs).
+   * Comma-separated IPs or CIDR ranges, each optionally with :port, IPv6 in brackets:
+   * "127.0.0.1:2775,10.20.0.0/16,[fd00::5]:443". Empty: no exceptions.
+   */
+  EGRESS_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((text, ctx) => {
+      try {
+        parseEgressAllow(text);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
+  /** Mode 1 (single number) submissions wait at most this long for the provider's answer. */
+  BATCH_SINGLE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
+  /**
+   * Developer API (/v1) limit per customer (its secret key), shared by every API process through Redis: calls
+   * per second on average, and the burst a customer may spend at once after a quiet moment. Over it: 429.
+   */
+  DEVELOPER_API_RATE_PER_SECOND: z.coerce.number().positive().default(20),
+  DEVELOPER_API_BURST: z.coerce.number().int().min(1).default(40),
+  /**
+   * Addresses of the reverse proxies in front of this API (IPs or CIDRs, comma-separated): only a request
+   * from one of them has its X-Forwarded-For believed (the client IP that the sign-in limit and the developer
+   * API's IP whitelist see). Empty: none, the connection's own address counts. "true" is refused: with the
+   * port reachable directly, any caller could claim any address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((v) => list(v))
+    .pipe(z.array(z.string().refine(isIpOrCidr, "must be IP addresses or CIDRs of the proxies, e.g. 10.0.0.0/8"))),
+  /** Sign-in limits: attempts per IP per minute, failures per account per window. */
+  LOGIN_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_ACCOUNT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
+});
 
 export type Config = z.infer<typeof schema>;
+
+/** A comma-separated setting as its entries. */
+function list(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function isIpOrCidr(entry: string): boolean {
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (version === 4 ? 32 : 128);
+}
 
 export class ConfigError extends Error {}
 

@@ -1,10 +1,14 @@
 // Prints the OpenAPI document as JSON without PostgreSQL or Redis: `npm run --silent openapi > openapi.json`.
+import { randomBytes } from "node:crypto";
 import { createPrisma } from "@switchboard/db";
 import { Redis } from "ioredis";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 
 const config = loadConfig({
+  // Nothing is signed or sealed here: throwaway secrets, so the document prints on a machine with none set.
+  JWT_SECRET: randomBytes(32).toString("hex"),
+  CHANNEL_SECRET_KEY: randomBytes(32).toString("hex"),
   ...process.env,
   DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://unused/unused",
   LOG_LEVEL: "silent",

@@ -5,6 +5,12 @@ import { hashPassword } from "@switchboard/db";
 import { type CallOptions, call, type TestContext, uniqueName } from "./helpers";
 
 export const PASSWORD = "Passw0rd1";
+/**
+ * Passwords the policy accepts, for tests that set one through the API (PASSWORD above is only ever hashed
+ * straight into the database, so it predates the policy and stays weak on purpose).
+ */
+export const NEW_PASSWORD = "Rivet-Lantern-82";
+export const OTHER_NEW_PASSWORD = "Blue-Harbor-7319";
 let passwordHash: Promise<string> | undefined;
 
 export interface Account {

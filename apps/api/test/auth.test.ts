@@ -1,6 +1,7 @@
 import { AccountStatus, UserType } from "@switchboard/contracts";
-import { hashPassword } from "@switchboard/db";
+import { hashPassword, verifyPassword } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NEW_PASSWORD } from "./accounts";
 import { call, createTestApp, demoTenantId, handMadeToken, signIn, type TestContext, uniqueName } from "./helpers";
 
 let t: TestContext;
@@ -70,7 +71,8 @@ describe("customer sign-in", () => {
     });
     expect(log).toMatchObject({ reason: "bad_credentials", area: "customer", tenantId });
     // the wrong-password tests above must not lock the demo customer for other tests
-    await t.redis.del(`${t.config.REDIS_PREFIX}login:fail:customer:${tenantId}:customer`);
+    const customer = await t.prisma.user.findFirstOrThrow({ where: { tenantId, username: "customer" } });
+    await t.redis.del(`${t.config.REDIS_PREFIX}login:fail:user:${customer.id}`);
   });
 
   it("answers an unknown username exactly like a wrong password", async () => {
@@ -218,6 +220,140 @@ describe("sign-in limits", () => {
   });
 });
 
+describe("sign-in limits across routes, tenants and logs", () => {
+  it("counts one per-IP budget over every sign-in route, registration and password change", async () => {
+    const ctx = await createTestApp({ LOGIN_IP_PER_MINUTE: "4" });
+    try {
+      const ip = "203.0.113.90";
+      const u = await makeUser({ type: UserType.USER, tenantId });
+      const { token } = ctx.app.signToken(u);
+      const tries = [
+        ["/auth/login", { username: "nobody", password: "Wrong1234" }, undefined],
+        ["/auth/staff/login", { username: "nobody", password: "Wrong1234" }, undefined],
+        ["/auth/register", { username: uniqueName("r"), password: "x" }, undefined],
+        ["/user/password/mod", { oldPassword: "Wrong1234", newPassword: NEW_PASSWORD }, token],
+      ] as const;
+      for (const [url, body, tok] of tries) {
+        expect((await call(ctx.app, "POST", url, { body, ip, token: tok })).status, url).not.toBe(429);
+      }
+      // the fifth attempt from the address is refused on any of the routes, even with the right password
+      for (const url of ["/auth/login", "/auth/staff/login"]) {
+        const res = await call(ctx.app, "POST", url, {
+          body: { username: u.username, password: u.password },
+          ip,
+          lang: "en",
+        });
+        expect(res.status, url).toBe(429);
+        expect(res.body.message).toMatch(/too many requests/);
+        expect(res.headers["retry-after"]).toBeDefined();
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("locks a super admin once, whatever tenant-id header the guesses came with", async () => {
+    const ctx = await createTestApp({ LOGIN_ACCOUNT_MAX_FAILURES: "3" });
+    try {
+      const sa = await makeUser({ type: UserType.SUPER_ADMIN, tenantId: null });
+      const tenants = await Promise.all(
+        [1, 2, 3, 4].map((i) =>
+          t.prisma.tenant.create({ data: { code: uniqueName(`lk${i}`).slice(0, 32), name: `Lock ${i}` } }),
+        ),
+      );
+      for (const tenant of tenants.slice(0, 3)) {
+        const res = await call(ctx.app, "POST", "/auth/staff/login", {
+          body: { username: sa.username, password: "Wrong1234" },
+          headers: { "tenant-id": String(tenant.id) },
+        });
+        expect(res.status).toBe(401);
+      }
+      const headerSets: Array<Record<string, string>> = [{ "tenant-id": String(tenants[3]!.id) }, {}];
+      for (const headers of headerSets) {
+        const res = await call(ctx.app, "POST", "/auth/staff/login", {
+          body: { username: sa.username, password: sa.password },
+          headers,
+        });
+        expect(res.status).toBe(429);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("never writes a super admin's attempts into the log of the tenant named by the header", async () => {
+    const sa = await makeUser({ type: UserType.SUPER_ADMIN, tenantId: null });
+    const headers = { "tenant-id": String(tenantId) };
+    const wrong = await call(t.app, "POST", "/auth/staff/login", {
+      body: { username: sa.username, password: "Wrong1234" },
+      headers,
+    });
+    expect(wrong.status).toBe(401);
+    await signIn(t.app, "staff", sa.username, sa.password, headers);
+    const rows = await t.prisma.loginLog.findMany({ where: { username: sa.username }, orderBy: { id: "asc" } });
+    expect(rows.map((r) => [r.success, r.tenantId, r.userId])).toEqual([
+      [false, null, sa.id],
+      [true, null, sa.id],
+    ]);
+    // and the tenant's admin does not see them in the tenant's login log
+    const admin = await signIn(t.app, "staff", "admin", "Admin12345");
+    const log = await call<{ list: Array<{ username: string }> }>(t.app, "GET", "/user/login/log", {
+      token: admin,
+      query: { username: sa.username },
+    });
+    expect(log.body.data.list).toEqual([]);
+  });
+
+  it("logs a staff guess at a name both a super admin and a tenant admin have once per account, each in its own log", async () => {
+    const name = uniqueName("twin");
+    const sa = await makeUser({ type: UserType.SUPER_ADMIN, tenantId: null });
+    await t.prisma.user.update({ where: { id: sa.id }, data: { username: name } });
+    const admin = await makeUser({ type: UserType.ADMIN, tenantId });
+    await t.prisma.user.update({ where: { id: admin.id }, data: { username: name } });
+    await call(t.app, "POST", "/auth/staff/login", {
+      body: { username: name, password: "Wrong1234" },
+      headers: { "tenant-id": String(tenantId) },
+    });
+    const rows = await t.prisma.loginLog.findMany({ where: { username: name }, orderBy: { userId: "asc" } });
+    // the super admin was made first: its row comes first
+    expect(rows.map((r) => [r.tenantId, r.userId, r.reason])).toEqual([
+      [null, sa.id, "bad_credentials"],
+      [tenantId, admin.id, "bad_credentials"],
+    ]);
+  });
+
+  it("counts wrong old passwords of a password change against the account's sign-in lock", async () => {
+    const ctx = await createTestApp({ LOGIN_ACCOUNT_MAX_FAILURES: "3" });
+    try {
+      const u = await makeUser({ type: UserType.USER, tenantId });
+      const token = await signIn(ctx.app, "customer", u.username, u.password);
+      for (let i = 0; i < 3; i++) {
+        const res = await call(ctx.app, "POST", "/user/password/mod", {
+          token,
+          body: { oldPassword: `Wrong${i}guess`, newPassword: NEW_PASSWORD },
+        });
+        expect(res.status).toBe(400);
+      }
+      // locked now: the right old password waits, and so does a sign-in with the right password
+      const change = await call(ctx.app, "POST", "/user/password/mod", {
+        token,
+        body: { oldPassword: u.password, newPassword: NEW_PASSWORD },
+        lang: "en",
+      });
+      expect(change.status).toBe(429);
+      expect(change.body.message).toMatch(/too many failed sign-ins/);
+      const login = await call(ctx.app, "POST", "/auth/login", {
+        body: { username: u.username, password: u.password },
+      });
+      expect(login.status).toBe(429);
+      const row = await t.prisma.user.findUniqueOrThrow({ where: { id: u.id } });
+      expect(await verifyPassword(row.passwordHash, u.password)).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe("sessions", () => {
   it("answers /user/info with id, user, type, tenantId for a valid token", async () => {
     const token = await signIn(t.app, "staff", "agent", "Agent12345");
@@ -277,30 +413,35 @@ describe("POST /user/password/mod", () => {
     const other = await signIn(t.app, "customer", u.username, u.password);
     const res = await call<{ token: string }>(t.app, "POST", "/user/password/mod", {
       token: old,
-      body: { oldPassword: u.password, newPassword: "N3wPassword" },
+      body: { oldPassword: u.password, newPassword: NEW_PASSWORD },
     });
     expect(res.body.code).toBe(0);
     expect((await call(t.app, "GET", "/user/info", { token: old })).status).toBe(401);
     expect((await call(t.app, "GET", "/user/info", { token: other })).status).toBe(401);
     expect((await call(t.app, "GET", "/user/info", { token: res.body.data.token })).body.code).toBe(0);
-    await signIn(t.app, "customer", u.username, "N3wPassword");
+    await signIn(t.app, "customer", u.username, NEW_PASSWORD);
     expect(
       (await call(t.app, "POST", "/auth/login", { body: { username: u.username, password: u.password } })).status,
     ).toBe(401);
   });
 
   it.each([
-    [{ oldPassword: "Wrong0000", newPassword: "N3wPassword" }, 400, "the old password is wrong"],
+    [{ oldPassword: "Wrong0000", newPassword: NEW_PASSWORD }, 400, "the old password is wrong"],
     [{ oldPassword: "Passw0rd!", newPassword: "Passw0rd!" }, 400, "the new password must differ from the old one"],
     [
       { oldPassword: "Passw0rd!", newPassword: "onlyletters" },
       400,
-      "the password needs at least 8 characters with both letters and digits",
+      "this password is too easy to guess; make it longer, for example a few unrelated words",
+    ],
+    [
+      { oldPassword: "Passw0rd!", newPassword: "password1" },
+      400,
+      "this password is too common (it or a variant of it is on lists of popular passwords); choose another",
     ],
     [{ oldPassword: "Passw0rd!", newPassword: "short1" }, 400, "field newPassword must be at least 8 long"],
     [{ oldPassword: "Passw0rd!" }, 400, "field newPassword is required"],
     [{ oldPassword: "Passw0rd!", newPassword: "x1".repeat(100) }, 400, "field newPassword must be at most 128 long"],
-    [{ oldPassword: 12345678, newPassword: "N3wPassword" }, 400, "field oldPassword must be a string"],
+    [{ oldPassword: 12345678, newPassword: NEW_PASSWORD }, 400, "field oldPassword must be a string"],
   ])("refuses %j and changes nothing", async (body, status, message) => {
     const u = await makeUser({ type: UserType.USER, tenantId });
     const token = await signIn(t.app, "customer", u.username, u.password);
@@ -315,7 +456,7 @@ describe("POST /user/password/mod", () => {
 
   it("needs a session", async () => {
     expect(
-      (await call(t.app, "POST", "/user/password/mod", { body: { oldPassword: "a", newPassword: "N3wPassword" } }))
+      (await call(t.app, "POST", "/user/password/mod", { body: { oldPassword: "a", newPassword: NEW_PASSWORD } }))
         .status,
     ).toBe(401);
   });

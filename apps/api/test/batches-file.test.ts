@@ -1,15 +1,22 @@
 // Mode 3: file batches. Bad files get clear errors and write nothing; a good file creates the batch in status
 // 11 (ingesting) at once, and the ingest handler (the workers' ingest-batch job, called directly here) reads
 // it: numbers normalised, invalid and duplicates rejected and not charged, the cost taken exactly once.
+// The request reads at most number-file.ts's REQUEST_READ_BYTES of a file: what a larger file holds further
+// down is refused by the ingest (the batch ends in 13 with the reason). The pre-submit check of a file reads it
+// whole, in a worker thread (file-summary.ts).
+import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { BalanceLogType, BatchStatus } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { abandonIngest, ingestBatch } from "../src/modules/batches";
+import { disconnectSignal, summariseNumberFile } from "../src/modules/batches/file-summary";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, get, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
+import { sheetXml, workbook } from "./xlsx-zip";
 
 interface FileBatch {
   batch: {
@@ -78,6 +85,28 @@ async function filesIn(tenantId: number): Promise<number> {
   return existsSync(dir) ? (await readdir(dir)).length : 0;
 }
 
+const stored = (id: string) => t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(id) } });
+
+async function reason(c: Account, id: string, lang: "zh" | "en"): Promise<string> {
+  return (await get<{ reason: string }>(t, "/batch/detail", c.token, { id }, { lang })).body.data.reason;
+}
+
+const fixture = (name: string) => readFile(path.join(import.meta.dirname, "fixtures", name));
+
+/** An XLSX of `n` (up to 1,000,000) distinct valid US numbers under a "Mobile" header, stored as numbers. */
+function xlsxNumbers(n: number): Buffer {
+  const rows = Array.from(
+    { length: n },
+    (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>1201${2_000_000 + i}</v></c></row>`,
+  );
+  return workbook({
+    sheet: sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>Mobile</t></is></c></row>${rows.join("")}`),
+  });
+}
+
+/** The finding's file: some KB that inflate to 8 MB of one unclosed <row>. */
+const zipBomb = () => workbook({ sheet: `<worksheet><sheetData><row>${'<c r="A1"><v>1</v></c>'.repeat(400_000)}` });
+
 describe("refusals write nothing", () => {
   const cases: Array<[string, Buffer, number, RegExp, string?]> = [
     ["empty", Buffer.alloc(0), 400, /file is empty/],
@@ -98,13 +127,21 @@ describe("refusals write nothing", () => {
     });
   }
 
-  it("refuses more than 1,000,000 numbers (413)", async () => {
+  it("more than 1,000,000 numbers: the request cannot count them; the ingest refuses the batch with 413's reason", async () => {
     const c = await fx.customer(w, "10.00");
-    const data = Buffer.from("1\n".repeat(1_000_001));
-    const res = await upload(c, data);
-    expect(res.status).toBe(413);
-    expect(res.body.message).toMatch(/at most 1000000 numbers/);
-    expect(await fx.batchCount(c.id)).toBe(0);
+    const res = await upload(c, Buffer.from("1\n".repeat(1_000_001)));
+    expect(res.status).toBe(200);
+    const id = res.body.data.batch.id;
+    // Too large to count in the request: 0 until the ingest has counted it.
+    expect(res.body.data.batch).toMatchObject({ status: BatchStatus.UNDER_REVIEW, ingesting: true, totalCount: 0 });
+    const file = path.resolve(t.config.UPLOAD_DIR, (await stored(id)).filePath!);
+    expect(await ingestBatch(ingestDeps(), { batchId: id })).toBe("refused");
+    expect(await stored(id)).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, filePath: null, cost: 0n });
+    expect(await reason(c, id, "en")).toBe("the file must contain at most 1000000 numbers");
+    expect(await reason(c, id, "zh")).toBe("文件中的号码不能超过 1000000 个");
+    expect(await t.prisma.recipient.count({ where: { batchId: BigInt(id) } })).toBe(0);
+    expect(await fx.balance(c.id)).toBe(100_000n);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("refuses a file over 50 MB (413)", async () => {
@@ -113,6 +150,26 @@ describe("refusals write nothing", () => {
     expect(res.status).toBe(413);
     expect(res.body.message).toMatch(/at most 50 MB/);
     expect(await fx.batchCount(c.id)).toBe(0);
+  });
+
+  it("refuses a damaged XLSX and the review's zip bomb in the request, from the archive's directory alone", async () => {
+    const c = await fx.customer(w, "10.00");
+    const before = await filesIn(w.tenantId);
+    const good = xlsxNumbers(3);
+    const damaged = await upload(c, good.subarray(0, good.length - 30), "n.xlsx");
+    expect({ status: damaged.status, message: damaged.body.message }).toEqual({
+      status: 400,
+      message: "the XLSX file cannot be read: it is damaged, encrypted or not a workbook",
+    });
+    const bomb = zipBomb();
+    expect(bomb.length).toBeLessThan(25_000);
+    const refused = await upload(c, bomb, "n.xlsx");
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      "the XLSX file unpacks to more than 100 times its packed size; it is refused as a possible zip bomb",
+    );
+    expect(await fx.batchCount(c.id)).toBe(0);
+    expect(await filesIn(w.tenantId)).toBe(before);
   });
 
   it("refuses bad content and a missing file; leaves no file behind", async () => {
@@ -206,6 +263,8 @@ describe("ingest", () => {
     const lines = numbers.flatMap((n, i) => (i % 5_000 === 0 ? [n, "+33612345678", "12", n] : [n]));
     const res = await upload(c, Buffer.from(lines.join("\n")));
     expect(res.status).toBe(200);
+    // Over REQUEST_READ_BYTES: not counted in the request.
+    expect(res.body.data.batch.totalCount).toBe(0);
     expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("materialized");
     const batch = await fx.expectExactCharge(res.body.data.batch.id);
     expect(batch).toMatchObject({
@@ -238,7 +297,8 @@ describe("ingest", () => {
     const res = await upload(c, Buffer.from(numbers.join("\n")));
     expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("refused");
     const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(res.body.data.batch.id) } });
-    expect(batch).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n, validCount: 0 });
+    // totalCount: the ingest counted the file before writing it (the progress's base while it was written).
+    expect(batch).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n, validCount: 0, totalCount: 25_000 });
     expect(await t.prisma.recipient.count({ where: { batchId: batch.id } })).toBe(0);
     expect(await t.prisma.rejectedNumber.count({ where: { batchId: batch.id } })).toBe(0);
     expect(await fx.balance(c.id)).toBe(100_000n);
@@ -272,6 +332,61 @@ describe("ingest", () => {
     expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("materialized");
     const batch = await fx.expectExactCharge(res.body.data.batch.id);
     expect(batch).toMatchObject({ validCount: 3, duplicateCount: 1, invalidCount: 1, cost: 350n + 80n + 400n });
+  });
+
+  it("XLSX from exceljs and LibreOffice: a date, a boolean and an error in the number column are invalid", async () => {
+    const c = await fx.customer(w, "10.00");
+    const ej = await upload(c, await fixture("numbers-exceljs.xlsx"), "n.xlsx");
+    expect(ej.body.data.batch.totalCount).toBe(7);
+    expect(await ingestBatch(ingestDeps(), { batchId: ej.body.data.batch.id })).toBe("materialized");
+    expect(await fx.expectExactCharge(ej.body.data.batch.id)).toMatchObject({
+      totalCount: 7,
+      validCount: 4,
+      invalidCount: 3,
+      cost: 350n + 400n + 80n + 80n,
+    });
+    const rejected = await t.prisma.rejectedNumber.findMany({
+      where: { batchId: BigInt(ej.body.data.batch.id) },
+      orderBy: { id: "asc" },
+    });
+    expect(rejected.map((r) => r.raw)).toEqual(["2024-03-01T13:45:00", "TRUE", "#N/A"]);
+    const lo = await upload(c, await fixture("numbers-libreoffice.xlsx"), "n.xlsx");
+    expect(await ingestBatch(ingestDeps(), { batchId: lo.body.data.batch.id })).toBe("materialized");
+    expect(await fx.expectExactCharge(lo.body.data.batch.id)).toMatchObject({ validCount: 4, invalidCount: 2 });
+  });
+
+  it("a large XLSX is counted and read by the ingest, not the request", async () => {
+    const c = await fx.customer(w, "200.00");
+    const res = await upload(c, xlsxNumbers(20_000), "n.xlsx");
+    expect(res.status).toBe(200);
+    expect(res.body.data.batch.totalCount).toBe(0);
+    expect(await ingestBatch(ingestDeps(), { batchId: res.body.data.batch.id })).toBe("materialized");
+    expect(await fx.expectExactCharge(res.body.data.batch.id)).toMatchObject({
+      totalCount: 20_000,
+      validCount: 20_000,
+      cost: 20_000n * 80n,
+    });
+  });
+
+  it("what a large file holds past the request's reading is refused by the ingest, with the reason", async () => {
+    const c = await fx.customer(w, "10.00");
+    const text = Buffer.concat([Buffer.from(usNumbers(30_000).join("\n")), Buffer.from("\n\u0000\u0001\n")]);
+    const bin = await upload(c, text);
+    expect(bin.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: bin.body.data.batch.id })).toBe("refused");
+    expect(await reason(c, bin.body.data.batch.id, "en")).toBe("the file is not a text (CSV or TXT) or XLSX file");
+    expect(await reason(c, bin.body.data.batch.id, "zh")).toBe("文件不是文本（CSV、TXT）或 XLSX 文件");
+    // An XLSX whose header names no number column is only seen once its sheet is read.
+    const rows = usNumbers(20_000).map((num) => `<row><c t="inlineStr"><is><t>${num}</t></is></c></row>`);
+    const sheet = sheetXml(`<row><c t="inlineStr"><is><t>Name</t></is></c></row>${rows.join("")}`);
+    const noColumn = await upload(c, workbook({ sheet }), "n.xlsx");
+    expect(noColumn.status).toBe(200);
+    expect(await ingestBatch(ingestDeps(), { batchId: noColumn.body.data.batch.id })).toBe("refused");
+    expect(await reason(c, noColumn.body.data.batch.id, "en")).toBe(
+      "the first row has no column named phone, mobile or number",
+    );
+    expect(await stored(noColumn.body.data.batch.id)).toMatchObject({ status: BatchStatus.REVIEW_REJECTED, cost: 0n });
+    expect(await fx.balance(c.id)).toBe(100_000n);
   });
 
   it("a file whose balance is short when read ends in 13 with the reason, nothing charged", async () => {
@@ -353,5 +468,90 @@ describe("ingest", () => {
     expect(batch.status).toBe(BatchStatus.UNDER_REVIEW);
     const passed = await post<{ status: number }>(t, "/batch/review/pass", rw.admin.token, { id });
     expect(passed.body.data.status).toBe(BatchStatus.PENDING_SEND);
+  });
+});
+
+describe("the pre-submit check of a file (read in a worker thread)", () => {
+  async function preFile(c: Account, data: Buffer, name: string, lang: "zh" | "en" = "en") {
+    const form = multipart({ productId: String(w.productId) }, [{ name, data, field: "file" }]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/user/submit/pre/file",
+      headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType, lang },
+      payload: form.payload,
+    });
+    return { status: res.statusCode, body: res.json() as { message: string; data: Record<string, unknown> } };
+  }
+
+  it("summarises an XLSX: a date, a boolean and an error count as invalid; nothing is kept", async () => {
+    const c = await fx.customer(w, "10.00");
+    const before = await filesIn(w.tenantId);
+    const res = await preFile(c, await fixture("numbers-exceljs-stream.xlsx"), "n.xlsx");
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ total: 7, valid: 4, invalid: 3, duplicate: 0, totalCost: "0.0910" });
+    expect(await fx.batchCount(c.id)).toBe(0);
+    expect(await filesIn(w.tenantId)).toBe(before);
+  });
+
+  it("a refusal thrown in the thread reaches the client as the same translated 400", async () => {
+    const c = await fx.customer(w, "10.00");
+    const sheet = sheetXml('<row><c t="inlineStr"><is><t>Name</t></is></c></row><row><c><v>1</v></c></row>');
+    const en = await preFile(c, workbook({ sheet }), "n.xlsx", "en");
+    expect({ status: en.status, message: en.body.message }).toEqual({
+      status: 400,
+      message: "the first row has no column named phone, mobile or number",
+    });
+    const zh = await preFile(c, workbook({ sheet }), "n.xlsx", "zh");
+    expect(zh.body.message).toBe("首行中没有名为 phone、mobile 或 number 的列");
+    const bomb = await preFile(c, zipBomb(), "n.xlsx", "zh");
+    expect({ status: bomb.status, message: bomb.body.message }).toEqual({
+      status: 400,
+      message: "XLSX 文件的压缩率异常（解压后超过原大小的 100 倍），疑似压缩炸弹",
+    });
+    const many = await preFile(c, Buffer.from("1\n".repeat(1_000_001)), "n.txt");
+    expect({ status: many.status, message: many.body.message }).toEqual({
+      status: 413,
+      message: "the file must contain at most 1000000 numbers",
+    });
+  });
+
+  it("a large file is read off the event loop, and the work stops when the caller aborts", async () => {
+    const file = path.join(t.config.UPLOAD_DIR, `pre-${Date.now()}.csv`);
+    await writeFile(
+      file,
+      usNumbers(9_999)
+        .concat(Array.from({ length: 290_000 }, (_, i) => `+1202${2_000_000 + i}`))
+        .join("\n"),
+    );
+    try {
+      const loop = performance.eventLoopUtilization();
+      const tally = await summariseNumberFile(file, { domesticCountry: null });
+      // Reading and sorting 300,000 numbers took this thread's loop almost no time: the work was elsewhere.
+      expect(performance.eventLoopUtilization(loop).utilization).toBeLessThan(0.5);
+      expect(tally).toMatchObject({ total: 299_999, distinct: 299_999, invalid: 0 });
+      expect([...tally.perCountry]).toEqual([["US", 299_999]]);
+
+      const gone = new AbortController();
+      const aborted = summariseNumberFile(file, { domesticCountry: null }, gone.signal);
+      setTimeout(() => gone.abort(), 50);
+      await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+      // The pool goes on with a fresh thread.
+      expect((await summariseNumberFile(file, { domesticCountry: null })).total).toBe(299_999);
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
+
+  it("a client that leaves before its answer aborts the work; one that got its answer does not", () => {
+    const response = (finished: boolean) =>
+      Object.assign(new EventEmitter(), { writableFinished: finished }) as unknown as ServerResponse;
+    const left = response(false);
+    const leftSignal = disconnectSignal({ raw: left });
+    const answered = response(true);
+    const answeredSignal = disconnectSignal({ raw: answered });
+    expect([leftSignal.aborted, answeredSignal.aborted]).toEqual([false, false]);
+    left.emit("close");
+    answered.emit("close");
+    expect([leftSignal.aborted, answeredSignal.aborted]).toEqual([true, false]);
   });
 });

@@ -1,16 +1,16 @@
 // The pure parts of batches: reading number files (CSV, TXT, UTF-16, XLSX) and the review rule.
-// fixtures/numbers-xlsxwriter.xlsx and fixtures/numbers-openpyxl.xlsx were written by those two Python
-// libraries (shared strings and numeric cells; inline strings, a Chinese header, an empty row), so the XLSX
-// reader is checked against real writers, not only against files made by this test.
+// The XLSX fixtures were written by real programs (fixtures/README.md: LibreOffice, exceljs, XlsxWriter,
+// openpyxl), so the reader is checked against real writers, not only against files made by the tests; its
+// bounds and odd archives are xlsx-reader.test.ts's.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { crc32, deflateRawSync } from "node:zlib";
 import { ReviewMode } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
-import { readNumberFile, splitCells } from "../src/modules/batches/number-file";
+import { checkNumberFile, REQUEST_READ_BYTES, readNumberFile, splitCells } from "../src/modules/batches/number-file";
 import { needsReview } from "../src/modules/batches/review";
+import { sheetXml, workbook } from "./xlsx-zip";
 
 let dir: string;
 beforeAll(async () => {
@@ -41,55 +41,6 @@ async function refusal(data: Buffer | string, max?: number): Promise<string> {
 }
 
 const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", name);
-
-/** A minimal XLSX (zip with deflated parts) holding the given sheet XML rows. */
-function xlsx(sheetRows: string, parts: Record<string, string> = {}): Buffer {
-  const files: Record<string, string> = {
-    "[Content_Types].xml": '<?xml version="1.0"?><Types/>',
-    "xl/workbook.xml": '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    "xl/_rels/workbook.xml.rels":
-      '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-    "xl/worksheets/sheet1.xml": `<worksheet><sheetData>${sheetRows}</sheetData></worksheet>`,
-    ...parts,
-  };
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(files)) {
-    const data = Buffer.from(text);
-    const packed = deflateRawSync(data);
-    const nameBuf = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc32(data), 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(nameBuf.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    locals.push(local, nameBuf, packed);
-    central.push(entry, nameBuf);
-    offset += 30 + nameBuf.length + packed.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 describe("text files", () => {
   it("one number per line, with a BOM, CRLF, blank lines and spaces", async () => {
@@ -154,6 +105,43 @@ describe("XLSX files", () => {
     ]);
   });
 
+  it("LibreOffice, from an OpenDocument sheet: numbers as numbers, a date in the number column, two sheets", async () => {
+    // Row by row: a number (Excel shows 8.61381E+12), text, an empty row, a number, a date (as a date, so it
+    // is rejected as a phone number), an empty cell (skipped), a boolean (LibreOffice writes 1), a number.
+    expect(await read(await readFile(fixture("numbers-libreoffice.xlsx")))).toEqual([
+      "8613812345678",
+      "+1 202 555 0123",
+      "447400123456",
+      "2024-03-01T00:00:00",
+      "1",
+      "12025550199",
+    ]);
+  });
+
+  it("LibreOffice, from a CSV: digits became numbers, a '+' number stayed text, the blank line an empty row", async () => {
+    expect(await read(await readFile(fixture("numbers-libreoffice-csv.xlsx")))).toEqual([
+      "8613812345678",
+      "+1 202 555 0123",
+      "447400123456",
+      "12025550199",
+    ]);
+  });
+
+  it.each([
+    ["numbers-exceljs.xlsx", "shared strings, rich text shared, a sparse far cell"],
+    ["numbers-exceljs-stream.xlsx", "no shared strings: t=str texts and rich text inline"],
+  ])("exceljs: %s (%s)", async (name) => {
+    expect(await read(await readFile(fixture(name)))).toEqual([
+      "8613812345678",
+      "+44 7400 123456",
+      "+1 202 555 0123",
+      "2024-03-01T13:45:00",
+      "TRUE",
+      "#N/A",
+      "12025550199",
+    ]);
+  });
+
   it("entities, exponent numbers, prefixed element names, cells placed by their reference", async () => {
     const rows =
       '<x:row r="1"><x:c r="C1" t="inlineStr"><x:is><x:t>Phone</x:t></x:is></x:c></x:row>' +
@@ -161,14 +149,59 @@ describe("XLSX files", () => {
       '<x:row r="3"><x:c r="C3" t="s"><x:v>1</x:v></x:c></x:row>';
     const shared =
       '<sst><si><t>A &amp; B</t></si><si><r><t>+44 7400</t></r><r><t xml:space="preserve"> 123456</t></r><rPh><t>x</t></rPh></si></sst>';
-    expect(await read(xlsx(rows, { "xl/sharedStrings.xml": shared }))).toEqual(["8613800138000", "+44 7400 123456"]);
+    const book = workbook({ sheet: sheetXml(rows), parts: { "xl/sharedStrings.xml": shared } });
+    expect(await read(book)).toEqual(["8613800138000", "+44 7400 123456"]);
   });
 
-  it("a damaged or foreign zip is refused with one clear message", async () => {
-    const good = xlsx('<row r="1"><c r="A1"><v>8613800138000</v></c></row>');
+  it("a damaged zip is refused with one clear message; a workbook without rows has no numbers", async () => {
+    const good = workbook({ sheet: sheetXml('<row r="1"><c r="A1"><v>8613800138000</v></c></row>') });
     expect(await refusal(good.subarray(0, good.length - 30))).toBe("batch.file_xlsx_invalid");
-    const noSheet = xlsx("", { "xl/workbook.xml": '<workbook><sheets><sheet r:id="rId9"/></sheets></workbook>' });
-    expect(await read(noSheet).catch((e: AppError) => e.key)).toBe("batch.file_no_numbers");
+    const noSheet = workbook({
+      sheet: sheetXml(""),
+      parts: { "xl/workbook.xml": '<workbook><sheets><sheet r:id="rId9"/></sheets></workbook>' },
+    });
+    expect(await refusal(noSheet)).toBe("batch.file_no_numbers");
+    // The column rules apply to a sheet's rows as to a CSV's lines.
+    const noColumn = workbook({ sheet: sheetXml('<row><c t="inlineStr"><is><t>name</t></is></c></row>') });
+    expect(await refusal(noColumn)).toBe("batch.file_no_number_column");
+    const many = workbook({ sheet: sheetXml("<row><c><v>1</v></c></row>".repeat(3)) });
+    expect(await refusal(many, 2)).toBe("batch.file_too_many_numbers");
+  });
+});
+
+describe("what the upload request reads (checkNumberFile)", () => {
+  async function check(data: Buffer | string): Promise<number | null | string> {
+    n += 1;
+    const file = path.join(dir, `c${n}`);
+    await writeFile(file, data);
+    return checkNumberFile(file).catch((err: AppError) => err.key);
+  }
+
+  it("a small file is read whole: counted, or refused like the full reading would", async () => {
+    expect(await check("+12025550123\n+447400123456\n")).toBe(2);
+    expect(await check("")).toBe("batch.file_empty");
+    expect(await check("\n \n")).toBe("batch.file_no_numbers");
+    expect(await check(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))).toBe("batch.file_xls");
+    expect(await check(await readFile(fixture("numbers-libreoffice.xlsx")))).toBe(6);
+  });
+
+  it("of a large text file only the start: what it shows is refused, the rest is left to the ingest", async () => {
+    const numbers = "+12025550123\n".repeat(Math.ceil((REQUEST_READ_BYTES * 2) / 13));
+    expect(await check(numbers)).toBeNull();
+    expect(await check(`name,email\n${numbers}`)).toBe("batch.file_no_number_column");
+    expect(await check(`${"9".repeat(5000)}\n${numbers}`)).toBe("batch.file_line_too_long");
+    expect(await check(Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.from(numbers)]))).toBe(
+      "batch.file_binary",
+    );
+    // Past the start, nothing is looked at here.
+    expect(await check(`${numbers}\u0000binary`)).toBeNull();
+  });
+
+  it("of a large XLSX only the archive's directory and index parts", async () => {
+    const big = workbook({ sheet: sheetXml("<row><c><v>12025550123</v></c></row>".repeat(10_000)) });
+    expect(await check(big)).toBeNull();
+    const broken = workbook({ sheet: sheetXml("<row><c><v>1</v></c></row>"), sheetEntry: { flags: 1 } });
+    expect(await check(broken)).toBe("batch.file_xlsx_invalid");
   });
 });
 

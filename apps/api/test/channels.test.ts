@@ -182,6 +182,7 @@ const rcsConfig = () => ({
   agentId: "acme_agent",
   serviceAccountKey: RCS_KEY,
   tokenUrl: `${rcsUrl}/token`,
+  webhookClientToken: "rbm-client-token-0001",
 });
 const httpConfig = () => ({
   url: `${httpUrl}/send`,
@@ -246,7 +247,10 @@ describe("creating channels of every kind", () => {
   it("rcs: carries RCS, shows the service account's e-mail, never the key", async () => {
     const ch = await create({ kind: "rcs", config: rcsConfig() });
     expect(ch.productCode).toBe(1000);
-    expect(ch.secrets).toEqual({ serviceAccountKey: { set: true, last4: null } });
+    expect(ch.secrets).toEqual({
+      serviceAccountKey: { set: true, last4: null },
+      webhookClientToken: { set: true, last4: null },
+    });
     expect(ch.config.serviceAccountEmail).toBe("rbm-agent@example-project.iam.gserviceaccount.com");
   });
 
@@ -308,15 +312,14 @@ describe("credentials at rest", () => {
     expect(encryptSecrets(key, 1, { a: "b" })).not.toBe(encryptSecrets(key, 1, { a: "b" }));
   });
 
-  it("CHANNEL_SECRET_KEY: hex or base64 of 32 bytes; production refuses the development default", () => {
-    const base = { DATABASE_URL: "postgresql://x/y" };
-    expect(channelSecretKey(loadConfig(base).CHANNEL_SECRET_KEY)).toHaveLength(32);
+  it("CHANNEL_SECRET_KEY: hex or base64 of 32 bytes, required in every mode", () => {
+    const base = { DATABASE_URL: "postgresql://x/y", JWT_SECRET: hex(32) };
+    expect(channelSecretKey(loadConfig({ ...base, CHANNEL_SECRET_KEY: hex(32) }).CHANNEL_SECRET_KEY)).toHaveLength(32);
     const b64 = randomBytes(32).toString("base64");
     expect(channelSecretKey(loadConfig({ ...base, CHANNEL_SECRET_KEY: b64 }).CHANNEL_SECRET_KEY)).toHaveLength(32);
     expect(() => loadConfig({ ...base, CHANNEL_SECRET_KEY: "too-short" })).toThrow(/CHANNEL_SECRET_KEY/);
-    const prod = { ...base, NODE_ENV: "production", JWT_SECRET: hex(32) };
-    expect(() => loadConfig(prod)).toThrow(/CHANNEL_SECRET_KEY/);
-    expect(loadConfig({ ...prod, CHANNEL_SECRET_KEY: hex(32) }).NODE_ENV).toBe("production");
+    expect(() => loadConfig(base)).toThrow(/CHANNEL_SECRET_KEY/);
+    expect(() => loadConfig({ ...base, NODE_ENV: "production" })).toThrow(/CHANNEL_SECRET_KEY/);
   });
 });
 

@@ -1,5 +1,6 @@
 // Developer settings: secret key, IP whitelist, notify URL with a signed test delivery, API switch; and the
-// pure pieces the batch workers reuse (callback signature, IP entries, refused callback addresses).
+// pure pieces the batch workers reuse (callback signature, IP entries). The addresses a callback may not reach
+// are the egress policy's (packages/channels/test/egress.test.ts); here, that the notify URL obeys it.
 import { createHash, createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,6 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRefusedAddress } from "../src/modules/developer/callback-sender";
 import { secretKeyHash, signCallback, verifyCallbackSignature } from "../src/modules/developer/callback-signature";
 import { ipAllowed, normalizeIpList, parseIpEntry } from "../src/modules/developer/ip-whitelist";
 import { type Account, get, makeAccount, makeWorld, post, type World } from "./accounts";
@@ -30,9 +30,9 @@ let receiver: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  // This machine's receiver is on loopback: the deployment setting that allows private targets is on here;
-  // the refusal of private addresses is tested with the default below.
-  t = await createTestApp({ CALLBACK_ALLOW_PRIVATE_TARGETS: "true" });
+  // This machine's receiver is on loopback, which the test setup's EGRESS_ALLOW lets through; the refusal of
+  // private addresses is tested below with an empty allow list.
+  t = await createTestApp();
   w = await makeWorld(t);
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -147,27 +147,6 @@ describe("IP whitelist entries", () => {
     expect(ipAllowed(list, "192.0.2.8")).toBe(false);
     expect(ipAllowed(list, "11.0.0.1")).toBe(false);
     expect(ipAllowed(list, "not-an-ip")).toBe(false);
-  });
-});
-
-describe("refused callback addresses", () => {
-  it.each([
-    ["127.0.0.1", true],
-    ["10.1.2.3", true],
-    ["172.20.0.1", true],
-    ["192.168.1.1", true],
-    ["169.254.169.254", true],
-    ["100.64.0.1", true],
-    ["0.0.0.0", true],
-    ["::1", true],
-    ["fd00::1", true],
-    ["fe80::1", true],
-    ["::ffff:127.0.0.1", true],
-    ["8.8.8.8", false],
-    ["2606:4700::1111", false],
-    ["not-an-address", true],
-  ])("%s -> refused %s", (address, refused) => {
-    expect(isRefusedAddress(address)).toBe(refused);
   });
 });
 
@@ -340,10 +319,10 @@ describe("POST /user/notify/mod", () => {
   });
 });
 
-describe("callbacks to private addresses (the default setting)", () => {
+describe("callbacks to refused addresses (the egress policy without exceptions)", () => {
   let strict: TestContext;
   beforeAll(async () => {
-    strict = await createTestApp();
+    strict = await createTestApp({ EGRESS_ALLOW: "" });
   });
   afterAll(() => strict.close());
 
@@ -351,6 +330,9 @@ describe("callbacks to private addresses (the default setting)", () => {
     ["a loopback literal", () => `${base}/ok`],
     ["a name that resolves to loopback", () => `${base.replace("127.0.0.1", "localhost")}/ok`],
     ["the cloud metadata address", () => "http://169.254.169.254/latest/meta-data"],
+    ["a documentation address", () => "http://203.0.113.5/hook"],
+    ["a benchmarking address", () => "http://198.18.0.1/hook"],
+    ["an IPv4-mapped loopback", () => `${base.replace("127.0.0.1", "[::ffff:127.0.0.1]")}/ok`],
   ])("refuses %s without sending anything, and records the attempt", async (_name, url) => {
     const c = await makeAccount(strict, UserType.USER, w.tenantId);
     await post(strict, "/user/sk/refresh", c.token, undefined);

@@ -67,6 +67,8 @@ beforeAll(async () => {
       submitMode: 1,
       status: BatchStatus.SEND_FINISHED,
       content: {},
+      cost: 30_000n,
+      refunded: 10_000n,
     },
   });
   batchId = batch.id;

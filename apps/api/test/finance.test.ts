@@ -252,9 +252,10 @@ describe("POST /finance/deduct", () => {
     expect(await fx.logCount(c.id)).toBe(1);
   });
 
-  it("gives an agent's deduct back to the agent", async () => {
-    const ag = await fx.account(UserType.AGENT, tenantId, { balance: "10" });
-    const c = await fx.account(UserType.USER, tenantId, { agentId: ag.id, balance: "4" });
+  it("gives an agent's deduct of what it paid in back to the agent", async () => {
+    const ag = await fx.account(UserType.AGENT, tenantId, { balance: "14" });
+    const c = await fx.account(UserType.USER, tenantId, { agentId: ag.id });
+    expect((await post(t, "/finance/recharge", ag.token, { userId: c.id, amount: "4" })).status).toBe(200);
     const res = await post(t, "/finance/deduct", ag.token, { userId: c.id, amount: "3", remark: "wrong top-up" });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ balance: "1.0000", agentBalance: "13.0000" });
@@ -263,6 +264,13 @@ describe("POST /finance/deduct", () => {
     const short = await post(t, "/finance/deduct", ag.token, { userId: c.id, amount: "2", remark: "x" });
     expect(short.status).toBe(402);
     expect(await fx.balance(ag.id)).toBe("13.0000");
+    // balance the platform gave the customer is not the agent's to take (finance-reseller.test.ts)
+    await fx.credit(c.id, tenantId, "5");
+    const platforms = await post(t, "/finance/deduct", ag.token, { userId: c.id, amount: "1.01", remark: "x" }, "en");
+    expect(platforms.status).toBe(409);
+    expect(platforms.body.message).toContain("you can take back at most 1.0000");
+    expect(await fx.balance(ag.id)).toBe("13.0000");
+    expect(await fx.balance(c.id)).toBe("6.0000");
   });
 
   it("lets an admin deduct an agent's own balance", async () => {

@@ -15,6 +15,9 @@ declare module "vitest" {
     databaseUrl: string;
     redisUrl: string;
     redisPrefix: string;
+    /** This run's secrets (no secret is written in the code: apps/api/src/config.ts). */
+    jwtSecret: string;
+    channelSecretKey: string;
   }
 }
 
@@ -62,7 +65,9 @@ export default async function setup(project: TestProject) {
   }
   await migrate(databaseUrl, "deploy");
   const prisma = createPrisma(databaseUrl, { max: 2 });
-  await seed(prisma, { mode: "demo" });
+  const jwtSecret = randomBytes(32).toString("hex");
+  const channelSecretKey = randomBytes(32).toString("hex");
+  await seed(prisma, { mode: "demo", channelSecretKey });
   await prisma.$disconnect();
 
   let redisUrl: string;
@@ -91,6 +96,8 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", databaseUrl);
   project.provide("redisUrl", redisUrl);
   project.provide("redisPrefix", redisPrefix);
+  project.provide("jwtSecret", jwtSecret);
+  project.provide("channelSecretKey", channelSecretKey);
 
   return async () => {
     for (const fn of teardown.reverse()) await fn();

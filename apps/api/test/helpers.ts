@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import { inject } from "vitest";
 import { type App, type BuildOptions, buildApp } from "../src/app";
 import { type Config, loadConfig } from "../src/config";
+import { testSecrets } from "./secrets";
 
 export interface TestContext {
   app: App;
@@ -16,13 +17,18 @@ export interface TestContext {
 
 export async function createTestApp(env: Record<string, string> = {}, opts: BuildOptions = {}): Promise<TestContext> {
   const config = loadConfig({
+    ...testSecrets(),
     NODE_ENV: "test",
     DATABASE_URL: inject("databaseUrl"),
     REDIS_URL: inject("redisUrl"),
     REDIS_PREFIX: inject("redisPrefix"),
-    LOG_LEVEL: "silent",
+    // TEST_LOG_LEVEL=error shows what a test's requests log (an unexpected 500's cause, say).
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     // Tests sign in often from one address; the per-IP limit has its own test with a low value.
     LOGIN_IP_PER_MINUTE: "100000",
+    // The tests' simulators listen on loopback, on ports the OS picks, so the address without a port; the
+    // egress tests refuse it with their own EGRESS_ALLOW.
+    EGRESS_ALLOW: "127.0.0.1",
     ...env,
   });
   const prisma = createPrisma(config.DATABASE_URL, { max: 4 });

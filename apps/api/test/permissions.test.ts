@@ -13,6 +13,8 @@ import {
   makeAccount,
   makeWorld,
   multipart,
+  NEW_PASSWORD,
+  OTHER_NEW_PASSWORD,
   PASSWORD,
   post,
   SAMPLE,
@@ -167,7 +169,7 @@ const rowRoutes: RowRoute[] = [
   {
     method: "POST",
     url: "/user/password/mod",
-    make: async (role, reach) => ({ userId: (await customerAt(role, reach)).id, newPassword: "Res3tPass" }),
+    make: async (role, reach) => ({ userId: (await customerAt(role, reach)).id, newPassword: NEW_PASSWORD }),
     cells: staffOnRows(),
   },
   {
@@ -266,7 +268,7 @@ const roleRoutes: Array<{
     url: "/user/create",
     data: (role) => ({
       username: uniqueName("pc"),
-      password: "Str0ngPass",
+      password: NEW_PASSWORD,
       type: role === "agent" ? UserType.USER : UserType.AGENT,
       tenantId: a.tenantId,
     }),
@@ -275,7 +277,7 @@ const roleRoutes: Array<{
   {
     method: "POST",
     url: "/user/password/mod",
-    data: (role) => ({ oldPassword: role === "superAdmin" ? "Wrong0000" : PASSWORD, newPassword: "Chang3dPass" }),
+    data: (role) => ({ oldPassword: role === "superAdmin" ? "Wrong0000" : PASSWORD, newPassword: OTHER_NEW_PASSWORD }),
     allowed: ROLES,
     // The seeded super admin is shared by every test file: its own password is not changed here. Being
     // allowed, it gets as far as the old-password check.
@@ -430,7 +432,7 @@ describe("role rules inside allowed routes", () => {
   it("/user/create: an agent creates only customers, only its own; admins only in their tenant", async () => {
     const mk = (type: number, extra: Record<string, unknown> = {}) => ({
       username: uniqueName("r"),
-      password: "Str0ngPass",
+      password: NEW_PASSWORD,
       type,
       ...extra,
     });
@@ -463,23 +465,23 @@ describe("role rules inside allowed routes", () => {
   it("/user/password/mod: admins reset admins and agents of their tenant; agents none of them; super admins are out of reach", async () => {
     const admin2 = await makeAccount(t, UserType.ADMIN, a.tenantId);
     expect(
-      (await post(t, "/user/password/mod", a.admin.token, { userId: admin2.id, newPassword: "Res3tPass" })).status,
+      (await post(t, "/user/password/mod", a.admin.token, { userId: admin2.id, newPassword: NEW_PASSWORD })).status,
     ).toBe(200);
     expect(
-      (await post(t, "/user/password/mod", a.admin.token, { userId: a.agent2.id, newPassword: "Res3tPass" })).status,
+      (await post(t, "/user/password/mod", a.admin.token, { userId: a.agent2.id, newPassword: NEW_PASSWORD })).status,
     ).toBe(200);
     const onAdmin = await post(t, "/user/password/mod", a.agent1.token, {
       userId: admin2.id,
-      newPassword: "Res3tPass",
+      newPassword: NEW_PASSWORD,
     });
     const onMissing = await post(t, "/user/password/mod", a.agent1.token, {
       userId: MISSING,
-      newPassword: "Res3tPass",
+      newPassword: NEW_PASSWORD,
     });
     expect(onAdmin.status).toBe(404);
     expect(onAdmin.body).toEqual(onMissing.body);
     expect(
-      (await post(t, "/user/password/mod", a.admin.token, { userId: sa.id, newPassword: "Res3tPass" })).status,
+      (await post(t, "/user/password/mod", a.admin.token, { userId: sa.id, newPassword: NEW_PASSWORD })).status,
     ).toBe(404);
   });
 

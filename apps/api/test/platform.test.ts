@@ -185,13 +185,15 @@ describe("GET /website/config", () => {
 });
 
 describe("configuration", () => {
-  it("refuses a production start with the default or a short JWT secret", () => {
-    const base = { NODE_ENV: "production", DATABASE_URL: "postgresql://x/y" };
-    expect(() => loadConfig(base)).toThrow(ConfigError);
-    expect(() => loadConfig({ ...base, JWT_SECRET: "short" })).toThrow(/JWT_SECRET/);
-    expect(loadConfig({ ...base, JWT_SECRET: "a".repeat(40), CHANNEL_SECRET_KEY: "ab".repeat(32) }).NODE_ENV).toBe(
-      "production",
-    );
+  it("has no default secret in any mode: a missing or short JWT secret or channel key refuses to start", () => {
+    for (const NODE_ENV of ["production", "development", "test"]) {
+      const base = { NODE_ENV, DATABASE_URL: "postgresql://x/y" };
+      const key = { CHANNEL_SECRET_KEY: "ab".repeat(32) };
+      expect(() => loadConfig({ ...base, ...key })).toThrow(/JWT_SECRET/);
+      expect(() => loadConfig({ ...base, ...key, JWT_SECRET: "short" })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, JWT_SECRET: "a".repeat(40) })).toThrow(/CHANNEL_SECRET_KEY/);
+      expect(loadConfig({ ...base, ...key, JWT_SECRET: "a".repeat(40) }).NODE_ENV).toBe(NODE_ENV);
+    }
   });
 });
 

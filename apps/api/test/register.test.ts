@@ -1,5 +1,6 @@
 import { UserType } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NEW_PASSWORD } from "./accounts";
 import { call, createTestApp, demoTenantId, type TestContext, uniqueName } from "./helpers";
 
 let t: TestContext;
@@ -17,7 +18,7 @@ describe("POST /auth/register", () => {
       token: string;
       user: { type: number; tenantId: number; agentId: number | null; authStatus: number };
     }>(t.app, "POST", "/auth/register", {
-      body: { username, password: "Str0ngPass", email: "a@example.com", company: "ACME" },
+      body: { username, password: NEW_PASSWORD, email: "a@example.com", company: "ACME" },
     });
     expect(res.body.code).toBe(0);
     expect(res.body.data.user).toMatchObject({ type: UserType.USER, tenantId, agentId: null, authStatus: 0 });
@@ -31,7 +32,7 @@ describe("POST /auth/register", () => {
   it("lands under the agent whose website config matches the host", async () => {
     const agent = await t.prisma.user.findFirstOrThrow({ where: { tenantId, username: "agent" } });
     const res = await call<{ user: { agentId: number | null } }>(t.app, "POST", "/auth/register", {
-      body: { username: uniqueName("ag"), password: "Str0ngPass" },
+      body: { username: uniqueName("ag"), password: NEW_PASSWORD },
       headers: { host: "agent.localhost:8080" },
     });
     expect(res.body.data.user.agentId).toBe(agent.id);
@@ -39,7 +40,7 @@ describe("POST /auth/register", () => {
 
   it("refuses a taken username with 409", async () => {
     const res = await call(t.app, "POST", "/auth/register", {
-      body: { username: "customer", password: "Str0ngPass" },
+      body: { username: "customer", password: NEW_PASSWORD },
       lang: "en",
     });
     expect(res.status).toBe(409);
@@ -47,20 +48,21 @@ describe("POST /auth/register", () => {
   });
 
   it.each([
-    [{ password: "Str0ngPass" }, "field username is required"],
-    [{ username: "ab", password: "Str0ngPass" }, "field username must be at least 3 long"],
-    [{ username: "x".repeat(65), password: "Str0ngPass" }, "field username must be at most 64 long"],
-    [{ username: "bad name!", password: "Str0ngPass" }, "field username has an invalid format"],
-    [{ username: 42, password: "Str0ngPass" }, "field username must be a string"],
-    [{ username: "okname", password: "Str0ngPass", email: "not-an-email" }, "field email has an invalid format"],
+    [{ password: NEW_PASSWORD }, "field username is required"],
+    [{ username: "ab", password: NEW_PASSWORD }, "field username must be at least 3 long"],
+    [{ username: "x".repeat(65), password: NEW_PASSWORD }, "field username must be at most 64 long"],
+    [{ username: "bad name!", password: NEW_PASSWORD }, "field username has an invalid format"],
+    [{ username: 42, password: NEW_PASSWORD }, "field username must be a string"],
+    [{ username: "okname", password: NEW_PASSWORD, email: "not-an-email" }, "field email has an invalid format"],
     [
-      { username: "okname", password: "Str0ngPass", company: "c".repeat(201) },
+      { username: "okname", password: NEW_PASSWORD, company: "c".repeat(201) },
       "field company must be at most 200 long",
     ],
     [
       { username: "okname", password: "weakpassword" },
-      "the password needs at least 8 characters with both letters and digits",
+      "this password is too common (it or a variant of it is on lists of popular passwords); choose another",
     ],
+    [{ username: "okname", password: "okname2024" }, "the password must not contain the username"],
   ])("refuses %j with a message naming the problem and writes nothing", async (body, message) => {
     const before = await t.prisma.user.count();
     const res = await call(t.app, "POST", "/auth/register", { body, lang: "en" });
@@ -70,7 +72,7 @@ describe("POST /auth/register", () => {
   });
 
   it("answers in Chinese by default", async () => {
-    const res = await call(t.app, "POST", "/auth/register", { body: { password: "Str0ngPass" } });
+    const res = await call(t.app, "POST", "/auth/register", { body: { password: NEW_PASSWORD } });
     expect(res.body.message).toBe("字段 username 为必填项");
   });
 
@@ -79,7 +81,7 @@ describe("POST /auth/register", () => {
       data: { code: uniqueName("cl").slice(0, 32), name: "Closed", setting: { create: { registrationOpen: false } } },
     });
     const res = await call(t.app, "POST", "/auth/register", {
-      body: { username: uniqueName("c"), password: "Str0ngPass" },
+      body: { username: uniqueName("c"), password: NEW_PASSWORD },
       headers: { "tenant-id": String(other.id) },
       lang: "en",
     });

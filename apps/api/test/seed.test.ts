@@ -2,8 +2,7 @@
 import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import { UserType } from "@switchboard/contracts";
 import { createPrisma, seed, verifyPassword } from "@switchboard/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "./throwaway-db";
 
 let db: ThrowawayDatabase;
@@ -37,9 +36,11 @@ describe("seed", () => {
   it("in demo mode adds the demo tenant once, with countries carrying dial codes and zh/en names", async () => {
     const prisma = createPrisma(url, { max: 2 });
     try {
-      const first = await seed(prisma, { mode: "demo" });
+      const first = await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
       expect(first.createdDemo).toBe(true);
-      expect((await seed(prisma, { mode: "demo" })).createdDemo).toBe(false);
+      expect((await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") })).createdDemo).toBe(
+        false,
+      );
       const tenant = await prisma.tenant.findUniqueOrThrow({
         where: { code: "demo" },
         include: { users: true, products: true },
@@ -62,7 +63,7 @@ describe("seed", () => {
       const sms = tenant.products.find((p) => p.code === 3000)!;
       const channel = await prisma.channel.findUniqueOrThrow({ where: { id: sms.defaultChannelId! } });
       expect(channel).toMatchObject({ kind: "smpp", productCode: 3000, config: { host: "127.0.0.1", port: 2775 } });
-      const key = channelSecretKey(loadConfig({ DATABASE_URL: url }).CHANNEL_SECRET_KEY);
+      const key = channelSecretKey(inject("channelSecretKey"));
       expect(decryptSecrets(key, tenant.id, channel.secrets)).toEqual({ password: "demo" });
       const customer = tenant.users.find((u) => u.username === "customer")!;
       const logs = await prisma.balanceLog.findMany({ where: { userId: customer.id } });

@@ -2,12 +2,12 @@
 // super admins for a named tenant; agents and customers refused; another tenant's rows answer like missing ones;
 // refused input changes nothing; the settings take effect (a sensitive word sends a batch to review, closed
 // registration refuses sign-ups).
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BatchStatus, ReviewMode, SENSITIVE_WORDS_MAX, UserType } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get, makeAccount, makeWorld, multipart, post, superAdminToken, type World } from "./accounts";
+import { get, makeAccount, makeWorld, multipart, NEW_PASSWORD, post, superAdminToken, type World } from "./accounts";
 import { BatchFixtures, multiple, smsContent } from "./batch-fixtures";
 import { call, createTestApp, type TestContext, uniqueName } from "./helpers";
 
@@ -167,7 +167,7 @@ describe("POST /setting/system", () => {
   it("closes registration for the tenant", async () => {
     await post(t, "/setting/system", w.admin.token, validBody({ registrationOpen: false }));
     const closed = await call(t.app, "POST", "/auth/register", {
-      body: { username: uniqueName("reg"), password: "Str0ngPass" },
+      body: { username: uniqueName("reg"), password: NEW_PASSWORD },
       headers: { "tenant-id": String(w.tenantId) },
       lang: "en",
     });
@@ -175,7 +175,7 @@ describe("POST /setting/system", () => {
     expect(closed.body.message).toBe("registration is closed on this platform");
     await post(t, "/setting/system", w.admin.token, validBody({ registrationOpen: true }));
     const open = await call(t.app, "POST", "/auth/register", {
-      body: { username: uniqueName("reg"), password: "Str0ngPass" },
+      body: { username: uniqueName("reg"), password: NEW_PASSWORD },
       headers: { "tenant-id": String(w.tenantId) },
     });
     expect(open.body.code).toBe(0);
@@ -279,6 +279,13 @@ describe("website configs", () => {
     const list = await get<{ list: Array<{ host: string }>; total: number }>(t, "/setting/website/list", w.admin.token);
     expect(list.body.data.list.map((r) => r.host)).toContain(host);
 
+    // the host is the tenant's once a super admin approved it (saving it approves)
+    expect((saved.body.data as { hostApprovedAt: string | null }).hostApprovedAt).toBeNull();
+    const approved = await post(t, "/setting/website/save", superToken, {
+      ...(saved.body.data as Record<string, unknown>),
+      tenantId: w.tenantId,
+    });
+    expect(approved.body.data).toMatchObject({ hostApprovedAt: expect.any(String) });
     const site = await call(t.app, "GET", "/website/config", { headers: { host } });
     expect(site.body.data).toMatchObject({ title: "Acme SMS", logo: up.body.data.url, tenantId: w.tenantId });
 
@@ -308,11 +315,20 @@ describe("website configs", () => {
 
   it("keeps hosts unique across tenants, refuses bad input and other tenants' logos; nothing is written", async () => {
     const host = `${uniqueName("h")}.example.test`.toLowerCase();
-    expect((await post(t, "/setting/website/save", other.admin.token, { host, title: "Other" })).status).toBe(200);
+    const theirs = await post<{ id: number }>(t, "/setting/website/save", other.admin.token, { host, title: "Other" });
+    expect(theirs.status).toBe(200);
     const count = await t.prisma.websiteConfig.count();
+    // a host held by another tenant (approved or only claimed) is "not available", naming nobody
     const taken = await post(t, "/setting/website/save", w.admin.token, { host, title: "Mine" });
     expect(taken.status).toBe(409);
-    expect(taken.body.message).toBe(`the host ${host} is already in use`);
+    expect(taken.body.message).toBe("this host is not available; choose another or contact the platform operator");
+    // a super admin is told which config holds it, to change or delete that one
+    const held = await post(t, "/setting/website/save", superToken, { tenantId: w.tenantId, host, title: "Mine" });
+    expect(held.status).toBe(409);
+    expect(held.body.message).toBe(
+      `the host ${host} is used by website config #${theirs.body.data.id} of tenant ${other.tenant.code}; ` +
+        "change or delete that config first",
+    );
 
     const otherLogo = await uploadLogo(other.admin.token, PNG);
     const cases: Array<[Record<string, unknown>, number]> = [
@@ -377,6 +393,102 @@ describe("website configs", () => {
     expect(del.status).toBe(200);
     expect(await t.prisma.websiteConfig.findUnique({ where: { id: made.body.data.id } })).toBeNull();
     expect(logoFiles(w.tenantId)).not.toContain(nameOf(b.body.data.path));
+  });
+
+  it("resolves a tenant admin's host only once a super admin approved it, and again after each change of host", async () => {
+    const host = `${uniqueName("claim")}.example.test`.toLowerCase();
+    const made = await post<{ id: number; hostApprovedAt: string | null }>(t, "/setting/website/save", w.admin.token, {
+      host,
+      title: "Claimed",
+    });
+    expect(made.body.data.hostApprovedAt).toBeNull();
+    const id = made.body.data.id;
+    // a claim decides nothing: no branding, no tenant for sign-in or registration from that host
+    const before = await call(t.app, "GET", "/website/config", { headers: { host } });
+    expect(before.body.data).toMatchObject({ title: "RCS message platform", tenantId: null });
+    const reg = await call(t.app, "POST", "/auth/register", {
+      body: { username: uniqueName("h"), password: NEW_PASSWORD },
+      headers: { host },
+      lang: "en",
+    });
+    expect(reg.status).toBe(400);
+    expect(reg.body.message).toBe("unknown platform (tenant)");
+
+    // approved by a super admin's save; the tenant admin's later edits of other fields keep the approval
+    await post(t, "/setting/website/save", superToken, { tenantId: w.tenantId, id, host, title: "Claimed" });
+    const retitled = await post<{ hostApprovedAt: string | null }>(t, "/setting/website/save", w.admin.token, {
+      id,
+      host,
+      title: "Renamed",
+    });
+    expect(retitled.body.data.hostApprovedAt).toEqual(expect.any(String));
+    expect((await call(t.app, "GET", "/website/config", { headers: { host } })).body.data).toMatchObject({
+      title: "Renamed",
+      tenantId: w.tenantId,
+    });
+
+    // moving the config to another host waits for approval again; the old host is free, the new one resolves nothing
+    const moved = `${uniqueName("moved")}.example.test`.toLowerCase();
+    const changed = await post<{ hostApprovedAt: string | null }>(t, "/setting/website/save", w.admin.token, {
+      id,
+      host: moved,
+      title: "Renamed",
+    });
+    expect(changed.body.data.hostApprovedAt).toBeNull();
+    for (const h of [host, moved]) {
+      expect((await call(t.app, "GET", "/website/config", { headers: { host: h } })).body.data).toMatchObject({
+        tenantId: null,
+      });
+    }
+  });
+
+  it("refuses a logo path that names no stored upload", async () => {
+    const host = `${uniqueName("nl")}.example.test`.toLowerCase();
+    const res = await post(t, "/setting/website/save", w.admin.token, {
+      host,
+      title: "x",
+      logo: `/website/logo/${w.tenantId}/${"a".repeat(32)}.png`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("the logo file does not exist (any more); upload it again");
+    expect(await t.prisma.websiteConfig.count({ where: { host } })).toBe(0);
+  });
+
+  it("removes uploads no config took within a day, keeps the used ones, and bounds those waiting", async () => {
+    const own = await makeWorld(t);
+    const nameOf = (p: string) => p.split("/").pop() as string;
+    const age = (p: string, hours: number) => {
+      const when = new Date(Date.now() - hours * 3600_000);
+      utimesSync(path.join(uploadDir, "website", String(own.tenantId), nameOf(p)), when, when);
+    };
+    const used = (await uploadLogo(own.admin.token, PNG)).body.data.path;
+    const forgotten = (await uploadLogo(own.admin.token, PNG)).body.data.path;
+    const recent = (await uploadLogo(own.admin.token, PNG)).body.data.path;
+    const host = `${uniqueName("sw")}.example.test`.toLowerCase();
+    expect((await post(t, "/setting/website/save", own.admin.token, { host, title: "x", logo: used })).status).toBe(
+      200,
+    );
+    age(used, 48);
+    age(forgotten, 25);
+    age(recent, 23);
+
+    const next = (await uploadLogo(own.admin.token, PNG)).body.data.path;
+    expect(logoFiles(own.tenantId).sort()).toEqual([used, recent, next].map(nameOf).sort());
+    // the swept path cannot be saved any more
+    const late = await post(t, "/setting/website/save", own.admin.token, {
+      host: `${uniqueName("late")}.example.test`.toLowerCase(),
+      title: "x",
+      logo: forgotten,
+    });
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("the logo file does not exist (any more); upload it again");
+
+    // at most 20 unused uploads wait at once (recent and next are two of them)
+    for (let i = 0; i < 18; i++) expect((await uploadLogo(own.admin.token, PNG)).status).toBe(200);
+    const refused = await uploadLogo(own.admin.token, PNG);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/too many uploaded logos are not used by any config yet \(20\)/);
+    expect(logoFiles(own.tenantId)).toHaveLength(21);
   });
 
   it("lets a super admin manage a named tenant's configs (and upload its logos)", async () => {

@@ -87,13 +87,15 @@ describe("message batches in Chromium", () => {
     const row = rowOf(page, batchId);
     await waitForStatus(row, FINISHED);
     expect(await stillSamePage(page)).toBe(true);
-    await expect.poll(() => row.getByTestId("batch-progress").getAttribute("data-percent")).toBe("100");
+    await expect
+      .poll(() => row.getByTestId("batch-progress").getAttribute("data-percent"), { timeout: 20_000 })
+      .toBe("100");
     await shot(page, "batches-customer-task-list");
 
     await row.getByTestId("batch-open").click();
     const detail = page.getByTestId("batch-detail");
     await detail.waitFor();
-    await expect.poll(() => detail.getByTestId("count-valid").innerText()).toContain("19");
+    await expect.poll(() => detail.getByTestId("count-valid").innerText(), { timeout: 20_000 }).toContain("19");
     expect(await detail.getByTestId("count-invalid").innerText()).toContain("1");
     expect(await detail.getByTestId("count-duplicate").innerText()).toContain("1");
     expect(await detail.getByTestId("preview-text").innerText()).toContain("Your delivery arrives today");
@@ -188,7 +190,7 @@ describe("message batches in Chromium", () => {
       await agent.waitForURL(new RegExp(`/backend/sms/message/detail/${batchId}$`));
       const detail = agent.getByTestId("batch-detail");
       await detail.waitFor();
-      await expect.poll(() => detail.getByTestId("count-sent").innerText()).toContain("3");
+      await expect.poll(() => detail.getByTestId("count-sent").innerText(), { timeout: 20_000 }).toContain("3");
       expect(await detail.getByTestId("batch-history").innerText()).toContain("agent");
       await shot(agent, "batches-backend-detail");
       await agent.context().close();

@@ -129,7 +129,7 @@ describe("channel and product area in Chromium", () => {
     await page.getByTestId("price-form-submit").click();
     await page.getByTestId("price-form").waitFor({ state: "detached" });
     const gbRow = page.locator('tr[data-row-key="GB"]');
-    await expect.poll(() => gbRow.textContent()).toContain(PRICE);
+    await expect.poll(() => gbRow.textContent(), { timeout: 20_000 }).toContain(PRICE);
     expect(await gbRow.textContent()).toContain("客户价格");
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "product-list-prices.png") });
 
@@ -191,7 +191,7 @@ describe("channel and product area in Chromium", () => {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "product-statistics.png"), fullPage: true });
     await page.goto("/backend/product/finance/api");
     const financeRow = page.getByTestId("finance-table").locator("tr", { hasText: CHANNEL });
-    await expect.poll(() => financeRow.textContent()).toContain("0.0246");
+    await expect.poll(() => financeRow.textContent(), { timeout: 20_000 }).toContain("0.0246");
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "product-finance-api.png"), fullPage: true });
     await page.context().close();
   });

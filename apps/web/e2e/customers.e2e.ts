@@ -156,7 +156,7 @@ describe("customer management in Chromium", () => {
     // Create a customer under the agent.
     await admin.getByTestId("customer-create").click();
     await admin.getByTestId("user-form-username").fill("e2e-customer");
-    await admin.getByTestId("user-form-password").fill("Welcome123");
+    await admin.getByTestId("user-form-password").fill("Copper-Violin-64");
     await admin.getByTestId("user-form-company").fill("E2E Ltd");
     await shot(admin, "backend-customer-create");
     await admin.getByTestId("user-form-submit").click();

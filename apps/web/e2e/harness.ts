@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
@@ -15,6 +15,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { buildApp } from "../../api/src/app";
 import { loadConfig } from "../../api/src/config";
+import { testSecrets } from "../../api/test/secrets";
 import { startWebServer } from "../server";
 
 const webDir = path.resolve(import.meta.dirname, "..");
@@ -62,11 +63,27 @@ export interface HarnessOptions {
   distDir?: string;
 }
 
+/** A loopback port free right now (the OS picks it; nothing else races for it on a test machine). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI does)`);
   const distDir = opts.distDir ?? process.env.E2E_DIST_DIR ?? path.join(webDir, "dist");
   buildWebOnce(distDir);
+  // The web client's origin must be known to the API (CORS allow list) before either starts.
+  const webPort = await freePort();
   const config = loadConfig({
+    ...testSecrets(),
+    CORS_ORIGINS: `http://127.0.0.1:${webPort}`,
     NODE_ENV: "test",
     DATABASE_URL: inject("databaseUrl"),
     REDIS_URL: inject("redisUrl"),
@@ -75,6 +92,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     LOGIN_IP_PER_MINUTE: "100000",
     HOST: "127.0.0.1",
     PORT: "0",
+    EGRESS_ALLOW: "127.0.0.1", // the SMSC simulator is on loopback, on a port the OS picks
   });
   const prisma = createPrisma(config.DATABASE_URL, { max: 4 });
   const redis = new Redis(config.REDIS_URL);
@@ -100,7 +118,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const web: Server = await startWebServer({
     distDir,
     host: "127.0.0.1",
-    port: 0,
+    port: webPort,
     runtimeConfig: { apiBase: apiUrl },
   });
   const webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -125,6 +143,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     browser,
     newPage: async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: webUrl });
+      // The whole suite shares two cores with the API and workers tests: waits are generous, never fixed sleeps.
+      context.setDefaultTimeout(60_000);
       return context.newPage();
     },
     close: async () => {

@@ -19,8 +19,8 @@ describe("a customer's session in Chromium", () => {
     // The agreement opens by itself; accepting it ticks the box.
     await page.getByTestId("agreement-accept").click();
     await page.getByTestId("register-username").fill(username);
-    await page.getByTestId("register-password").fill("Secret12345");
-    await page.getByTestId("register-confirm-password").fill("Secret12345");
+    await page.getByTestId("register-password").fill("Marble-Tundra-37");
+    await page.getByTestId("register-confirm-password").fill("Marble-Tundra-37");
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "register.png") });
     await page.getByTestId("register-submit").click();
     await page.waitForURL(/\/app\/dashboard/);

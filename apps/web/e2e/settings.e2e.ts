@@ -140,7 +140,7 @@ describe("system settings in Chromium", () => {
     await dialog.getByTestId("tenant-code").fill(code);
     await dialog.getByTestId("tenant-name").fill("E2E Tenant");
     await dialog.getByTestId("tenant-admin-username").fill(`admin-${run}`);
-    await dialog.getByTestId("tenant-admin-password").fill("Admin12345");
+    await dialog.getByTestId("tenant-admin-password").fill("Quartz-Meadow-58");
     await dialog.getByTestId("tenant-save").click();
     await page.getByTestId("tenant-table").getByText(code, { exact: true }).waitFor();
     const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code }, include: { users: true, setting: true } });

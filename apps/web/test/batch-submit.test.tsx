@@ -342,7 +342,7 @@ describe("content of WS and RCS", slow, () => {
     });
     expect(r.content).toEqual({
       product: ProductCode.WS,
-      body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice", "42"] },
+      body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice", "42"], buttons: [] },
     });
     const bad = buildContent(ProductCode.WS, {
       ...emptyDraft(),
@@ -371,6 +371,8 @@ describe("content of WS and RCS", slow, () => {
         type: "card",
         title: "Sale",
         mediaUrl: "https://cdn.example.com/a.png",
+        mediaHeight: "MEDIUM",
+        orientation: "VERTICAL",
         suggestions: [
           { type: "url", text: "Open", url: "https://example.com" },
           { type: "dial", text: "Call", phoneNumber: "+8613800138000" },

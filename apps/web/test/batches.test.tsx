@@ -50,6 +50,8 @@ function row(over: Record<string, unknown> = {}) {
     failedCount: 0,
     deliveredCount: 0,
     undeliveredCount: 0,
+    readCount: 0,
+    fallbackCount: 0,
     progress: 0,
     cost: "6.3000",
     refunded: "0.0000",

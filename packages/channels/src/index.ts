@@ -1,19 +1,48 @@
 export type {
   ChannelAdapter,
+  ChannelEvents,
   ChannelKind,
   DeliveryReport,
   DeliveryStatus,
+  FailureReason,
+  InboundMessage,
   Logger,
   OutboundMessage,
+  RcsMessage,
+  Reachability,
+  ReachabilityOutcome,
   SendFailure,
   SendOutcome,
   SmsMessage,
+  WebhookRequest,
+  WebhookVerdict,
+  WhatsAppMessage,
 } from "./adapter";
-export { ChannelError, sendFailure, silentLogger } from "./adapter";
+export { ChannelError, receiveResultOfStatus, sendFailure, silentLogger } from "./adapter";
+export {
+  createEgressPolicy,
+  EGRESS_REFUSED,
+  EGRESS_REFUSED_DETAIL,
+  type EgressAgentOptions,
+  type EgressAllowEntry,
+  EgressAllowError,
+  type EgressPolicy,
+  EgressRefused,
+  egressAgent,
+  isEgressRefused,
+  isReservedAddress,
+  parseEgressAllow,
+} from "./egress";
+export {
+  canSend,
+  createChannelAdapter,
+  type ProviderAdapter,
+  type ProviderDeps,
+  smppSessionConfig,
+} from "./providers";
 export {
   type ChannelSecrets,
   channelSecretKey,
-  DEV_CHANNEL_SECRET_KEY,
   decryptSecrets,
   encryptSecrets,
 } from "./secrets";
@@ -23,7 +52,7 @@ export type { SmppConfig, SmppConfigInput } from "./smpp/config";
 export { smppConfigSchema } from "./smpp/config";
 export type { SmppStatus } from "./smpp/errors";
 export { isThrottleStatus, SMPP_STATUS, smppStatus } from "./smpp/errors";
-export { probeSmpp } from "./smpp/probe";
+export { probeSmpp, type SmppProbeOptions, type SmppProbeResult } from "./smpp/probe";
 export type { MessageIdFormat, MessageIdOptions, ParsedReceipt, ReceiptPduFields, ReceiptText } from "./smpp/receipt";
 export {
   canonicalMessageId,
@@ -35,3 +64,4 @@ export {
   resolveReceiptMessageId,
   toDeliveryReport,
 } from "./smpp/receipt";
+export { type WebhookProvider, webhookProvider } from "./webhooks";

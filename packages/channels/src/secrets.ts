@@ -4,9 +4,6 @@
 // rotation can add "v2" and still read "v1".
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 
-/** Development default of CHANNEL_SECRET_KEY; production refuses it (apps/api/src/config.ts). */
-export const DEV_CHANNEL_SECRET_KEY = "6465762d6f6e6c792d6368616e6e656c2d7365637265742d6b65792d30303031";
-
 const FORMAT = "v1";
 const ALGORITHM = "aes-256-gcm";
 const IV_BYTES = 12;

@@ -1,10 +1,10 @@
 // Sign-in, registration and session contracts.
 import { z } from "zod";
-import { id, password, text, username } from "./common";
+import { id, password, passwordInput, text, username } from "./common";
 
 export const loginBody = z.object({
   username: username(),
-  password: z.string().min(1).max(128),
+  password: passwordInput(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -52,7 +52,7 @@ export type LoginResult = z.infer<typeof loginResult>;
  */
 export const passwordModBody = z.object({
   userId: id().optional(),
-  oldPassword: z.string().min(1).max(128).optional(),
+  oldPassword: passwordInput().optional(),
   newPassword: password(),
 });
 export type PasswordModBody = z.infer<typeof passwordModBody>;

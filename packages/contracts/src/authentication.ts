@@ -1,7 +1,7 @@
 // Customer identity authentication: submissions with documents, their review, and the seven-day exemption.
 import { z } from "zod";
 import { AuthStatus } from "./codes";
-import { id, paging, text, timeRange } from "./common";
+import { codeIn, id, int, paging, text, timeRange } from "./common";
 
 /** Who is being authenticated: a person (real name + ID number) or a company (name + licence number). */
 export const SubjectType = { INDIVIDUAL: 1, COMPANY: 2 } as const;
@@ -27,7 +27,7 @@ export type SevenDayAuthenticateResult = z.infer<typeof sevenDayAuthenticateResu
  * subject type is coerced; the documents travel as file parts beside them.
  */
 export const authenticationSaveFields = z.object({
-  subjectType: z.coerce.number().pipe(z.literal([SubjectType.INDIVIDUAL, SubjectType.COMPANY])),
+  subjectType: codeIn([SubjectType.INDIVIDUAL, SubjectType.COMPANY]),
   /** Real name (individual) or company name. */
   name: text(200, 1),
   /** ID card number (individual) or business licence number (company). */
@@ -51,7 +51,7 @@ const reviewStatuses = [AuthStatus.AUTHENTICATING, AuthStatus.AUTHENTICATED, Aut
 
 export const authenticationListQuery = paging.extend({
   /** 1 authenticating (waiting for review), 2 authenticated, 3 rejected. */
-  status: z.coerce.number().pipe(z.literal(reviewStatuses)).optional(),
+  status: codeIn(reviewStatuses).optional(),
   /** Contained (case-insensitively) in the name, the ID/licence number or the customer's username. */
   keyword: text(100).optional(),
   userId: id().optional(),
@@ -92,10 +92,11 @@ export type AuthenticationRejectBody = z.infer<typeof authenticationRejectBody>;
 export const authenticationDocumentQuery = z.object({
   id: id(),
   /** 0-based position of the document in the submission. */
-  index: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(AUTH_DOCUMENT_MAX_FILES - 1),
+  index: int().pipe(
+    z
+      .number()
+      .min(0)
+      .max(AUTH_DOCUMENT_MAX_FILES - 1),
+  ),
 });
 export type AuthenticationDocumentQuery = z.infer<typeof authenticationDocumentQuery>;

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
-import { bigId, id, paging, text, timeRange } from "./common";
+import { bigId, codeIn, id, paging, text, timeRange } from "./common";
 
 // ---------------------------------------------------------------- limits
 
@@ -21,7 +21,8 @@ export const BATCH_SCHEDULE_MAX_DAYS = 90;
 export const IDEMPOTENCY_KEY_MAX = 100;
 
 /** Why a number of a batch was not taken (rejected_numbers.reason). */
-export const RejectReason = { INVALID: 1, DUPLICATE: 2, COUNTRY_NOT_SERVED: 3 } as const;
+/** 4: WhatsApp free-form text to a number without an open 24-hour customer-service window (only templates may go). */
+export const RejectReason = { INVALID: 1, DUPLICATE: 2, COUNTRY_NOT_SERVED: 3, WINDOW_CLOSED: 4 } as const;
 export type RejectReason = (typeof RejectReason)[keyof typeof RejectReason];
 
 /** Where a batch came from (message_batches.source). */
@@ -54,8 +55,8 @@ export const BATCH_FILTER_TYPES = {
 
 // ---------------------------------------------------------------- building blocks
 
-/** A code given as a number or a numeric string (query strings and multipart fields are strings). */
-const codeOf = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+/** A code given as a number or its canonical decimal text (query strings and multipart fields are strings). */
+const codeOf = codeIn;
 
 /** One number as typed; whether it is valid is the service's answer, not a validation error. */
 const rawNumber = z.string().trim().min(1).max(64);
@@ -226,6 +227,10 @@ export const batchRow = z.object({
   failedCount: z.number().int(),
   deliveredCount: z.number().int(),
   undeliveredCount: z.number().int(),
+  /** Opened (RCS and WhatsApp read reports). */
+  readCount: z.number().int(),
+  /** RCS recipients sent their fallback text as SMS. */
+  fallbackCount: z.number().int(),
   /** Whole percent: of the file read while ingesting, else of the valid recipients sent; 100 once final. */
   progress: z.number().int(),
   cost: z.string(),
@@ -258,10 +263,7 @@ export const batchListQuery = paging.extend({
   /** One status code. */
   status: codeOf(Object.values(BatchStatus)).optional(),
   /** Back office group: 1 review (status 11), 20, 21, 22. */
-  filterType: z.coerce
-    .number()
-    .pipe(z.literal([1, 20, 21, 22]))
-    .optional(),
+  filterType: codeIn([1, 20, 21, 22]).optional(),
   /** RCS portal group: processing (11, 12, 20), sending (21), finish (13, 22, 23, 24, 29). */
   stage: z.enum(["processing", "sending", "finish"]).optional(),
   /** Staff: one customer's batches; admins also an agent's customers' batches. */
@@ -356,6 +358,10 @@ export const recipientRow = z.object({
   errorCode: z.string().nullable(),
   sentAt: z.string().nullable(),
   receivedAt: z.string().nullable(),
+  /** RCS and WhatsApp: when the user opened it. */
+  readAt: z.string().nullable(),
+  /** An RCS message that could not be delivered as RCS and was sent as SMS (its fallback text). */
+  fellBackToSms: z.boolean(),
 });
 export type RecipientRow = z.infer<typeof recipientRow>;
 export const recipientList = z.object({ list: z.array(recipientRow), total: z.number().int() });

@@ -175,17 +175,52 @@ export const smsContent = z
     }
   });
 
+/** A media link a provider fetches itself: https only. */
+const mediaLink = () => z.url({ protocol: /^https$/ }).max(2048);
+
 export const wsContent = z.object({
   product: z.literal(ProductCode.WS),
   body: z.discriminatedUnion("type", [
-    z.object({ type: z.literal("text"), text: z.string().min(1).max(WS_TEXT_MAX) }),
+    z.object({
+      type: z.literal("text"),
+      text: z.string().min(1).max(WS_TEXT_MAX),
+      /** WhatsApp renders a preview of the first link in the text. */
+      previewUrl: z.boolean().default(false),
+    }),
     z.object({
       type: z.literal("template"),
       /** Approved template name (WhatsApp: lower case, digits, underscores). */
       name: z.string().regex(/^[a-z0-9_]{1,512}$/),
       /** BCP 47 language of the approved template, e.g. en_US, zh_CN. */
       language: z.string().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/),
+      /** The body's {{1}}, {{2}}... values, in order. */
       parameters: z.array(text(1024)).max(20).default([]),
+      /** The header's variable: a text value, or the media a media header shows. */
+      header: z
+        .discriminatedUnion("type", [
+          z.object({ type: z.literal("text"), text: text(60, 1) }),
+          z.object({ type: z.enum(["image", "document", "video"]), link: mediaLink() }),
+        ])
+        .optional(),
+      /** Values of the template's dynamic buttons: a quick reply's payload, a URL button's URL suffix. */
+      buttons: z
+        .array(
+          z.object({
+            index: z.number().int().min(0).max(9),
+            subType: z.enum(["quick_reply", "url"]),
+            parameter: text(256, 1),
+          }),
+        )
+        .max(10)
+        .default([]),
+    }),
+    z.object({
+      type: z.literal("media"),
+      mediaType: z.enum(["image", "document", "video"]),
+      link: mediaLink(),
+      caption: text(1024).optional(),
+      /** Shown for documents. */
+      filename: text(240).optional(),
     }),
   ]),
 });
@@ -195,6 +230,19 @@ const suggestion = z.discriminatedUnion("type", [
   z.object({ type: z.literal("url"), text: text(25, 1), url: z.url({ protocol: /^https?$/ }).max(2048) }),
   z.object({ type: z.literal("dial"), text: text(25, 1), phoneNumber: z.string().regex(/^\+\d{4,15}$/) }),
 ]);
+
+/** One card of a standalone rich card or a carousel (RBM CardContent). */
+const rcsCard = {
+  title: text(200, 1),
+  description: text(2000).optional(),
+  mediaUrl: mediaLink().optional(),
+  /** RBM media height: SHORT 112 dp, MEDIUM 168 dp, TALL 264 dp. */
+  mediaHeight: z.enum(["SHORT", "MEDIUM", "TALL"]).default("MEDIUM"),
+  suggestions: z.array(suggestion).max(4).default([]),
+};
+
+export const RCS_CAROUSEL_MIN_CARDS = 2;
+export const RCS_CAROUSEL_MAX_CARDS = 10;
 
 export const rcsContent = z.object({
   product: z.literal(ProductCode.RCS),
@@ -206,17 +254,36 @@ export const rcsContent = z.object({
     }),
     z.object({
       type: z.literal("card"),
-      title: text(200, 1),
-      description: text(2000).optional(),
-      mediaUrl: z
-        .url({ protocol: /^https$/ })
-        .max(2048)
-        .optional(),
-      suggestions: z.array(suggestion).max(4).default([]),
+      ...rcsCard,
+      orientation: z.enum(["VERTICAL", "HORIZONTAL"]).default("VERTICAL"),
+    }),
+    z.object({
+      type: z.literal("carousel"),
+      cardWidth: z.enum(["SMALL", "MEDIUM"]).default("MEDIUM"),
+      cards: z.array(z.object(rcsCard)).min(RCS_CAROUSEL_MIN_CARDS).max(RCS_CAROUSEL_MAX_CARDS),
+      /** Chip-list suggestions under the carousel. */
+      suggestions: z.array(suggestion).max(11).default([]),
     }),
   ]),
-  /** Sent as SMS to numbers that cannot receive RCS. */
+  /** Sent as SMS to numbers that cannot receive RCS (or did not get it within fallbackAfterSeconds). */
   fallbackText: z.string().min(1).max(1530).optional(),
+  /**
+   * With fallbackText: a recipient whose RCS message is not delivered this long after it was sent gets the SMS
+   * instead (its RCS message is revoked first). Absent: only non-capable numbers fall back.
+   */
+  fallbackAfterSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86400)
+    .optional(),
+  /** The RCS message expires at the provider this long after sending (RBM ttl); the provider's default else. */
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86400)
+    .optional(),
 });
 
 export const batchContent = z.discriminatedUnion("product", [smsContent, wsContent, rcsContent]);
@@ -235,14 +302,19 @@ export function contentText(content: BatchContent): string {
   switch (content.product) {
     case ProductCode.SMS:
       return content.text;
-    case ProductCode.WS:
-      return content.body.type === "text"
-        ? content.body.text
-        : [content.body.name, ...content.body.parameters].join(" ");
+    case ProductCode.WS: {
+      const b = content.body;
+      if (b.type === "text") return b.text;
+      if (b.type === "media") return b.caption ?? "";
+      const header = b.header?.type === "text" ? [b.header.text] : [];
+      return [b.name, ...header, ...b.parameters, ...b.buttons.map((x) => x.parameter)].join(" ");
+    }
     case ProductCode.RCS: {
       const b = content.body;
-      const main = b.type === "text" ? b.text : [b.title, b.description ?? ""].join(" ");
-      return [main, ...b.suggestions.map((s) => s.text), content.fallbackText ?? ""].join(" ").trim();
+      const cards = b.type === "carousel" ? b.cards : b.type === "card" ? [b] : [];
+      const main = b.type === "text" ? [b.text] : cards.map((c) => [c.title, c.description ?? ""].join(" "));
+      const suggestions = [...b.suggestions, ...(b.type === "carousel" ? b.cards.flatMap((c) => c.suggestions) : [])];
+      return [...main, ...suggestions.map((s) => s.text), content.fallbackText ?? ""].join(" ").trim();
     }
   }
 }

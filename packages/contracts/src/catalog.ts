@@ -3,10 +3,11 @@
 // Money travels as decimal strings with 4 decimals ("0.0450"); prices accept at most 4 decimals.
 import { z } from "zod";
 import { ActiveStatus, CountryScope, PriceAction, ProductCode } from "./codes";
-import { id, moneyAmount, paging, text } from "./common";
+import { codeIn, id, moneyAmount, paging, text } from "./common";
+import { formatMoney, MAX_UNIT_PRICE_UNITS } from "./money";
 
 /** A code given in a query string ("2"): one of the listed values. */
-export const codeInQuery = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+export const codeInQuery = codeIn;
 
 /** ISO 3166-1 alpha-2, any case in, upper case out. Whether it exists is checked against the countries table. */
 export const countryCode = () =>
@@ -125,6 +126,15 @@ export type ProductCountriesBody = z.infer<typeof productCountriesBody>;
 
 // ---------------------------------------------------------------- prices
 
+/**
+ * A unit price (per message; per SMS segment): positive, at most 4 decimals, at most MAX_UNIT_PRICE_UNITS, so
+ * the cost of any batch stays inside the money columns (docs/finance.md).
+ */
+export const unitPriceAmount = () =>
+  moneyAmount(4).refine((units) => units <= MAX_UNIT_PRICE_UNITS, {
+    params: { i18n: "validation.money_max", max: formatMoney(MAX_UNIT_PRICE_UNITS) },
+  });
+
 /** Which countries a price change touches: scope 1 every country the product serves, 2 the listed, 3 all but. */
 const priceChange = {
   productId: id(),
@@ -132,7 +142,7 @@ const priceChange = {
   countryScope: countryScopeCode(),
   countryCodes: countryCodeList().default([]),
   /** Required for action 1 (set); ignored for action 2 (clear). */
-  unitPrice: moneyAmount(4).optional(),
+  unitPrice: unitPriceAmount().optional(),
 };
 
 function requireUnitPriceToSet(v: { action: number; unitPrice?: bigint | undefined }, ctx: z.RefinementCtx) {

@@ -19,7 +19,7 @@ export const KIND_PRODUCT_CODE: Record<ChannelKind, ProductCode> = {
 export const CHANNEL_SECRET_FIELDS = {
   smpp: ["password"],
   whatsapp: ["accessToken", "appSecret", "webhookVerifyToken"],
-  rcs: ["serviceAccountKey"],
+  rcs: ["serviceAccountKey", "webhookClientToken"],
   http: ["authSecret"],
 } as const satisfies Record<ChannelKind, readonly string[]>;
 
@@ -71,6 +71,17 @@ export const whatsappChannelConfig = z.object({
     .string()
     .trim()
     .regex(/^\d{1,32}$/),
+  /** The WhatsApp Business Account the number belongs to: needed to sync its message templates. */
+  wabaId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/)
+    .optional(),
+  /**
+   * A provider's contacts check in the On-Premises API's shape (POST /v1/contacts); the Cloud API has none, so
+   * without it numbers are not screened before sending.
+   */
+  contactsCheckUrl: httpUrl().optional(),
   accessToken: secretText(2000).optional(),
   appSecret: secretText(200).optional(),
   webhookVerifyToken: secretText(200).optional(),
@@ -84,6 +95,10 @@ export const rcsChannelConfig = z.object({
     .refine(looksLikeServiceAccountKey, { params: { i18n: "channel.service_account_key_invalid" } })
     .optional(),
   tokenUrl: httpUrl().default("https://oauth2.googleapis.com/token"),
+  /** The clientToken of the agent's webhook: key of the X-Goog-Signature HMAC on RBM's event pushes. */
+  webhookClientToken: secretText(200).optional(),
+  /** Screening before sending: users:batchGet (many numbers per call) or one capabilities call per number. */
+  capabilityCheck: z.enum(["batch", "single"]).default("batch"),
 });
 
 export const httpChannelConfig = z

@@ -6,17 +6,39 @@ import { MONEY_SCALE, parseMoney } from "./money";
 /** A trimmed string with a maximum length (every string in a contract is bounded). */
 export const text = (max: number, min = 0) => z.string().trim().min(min).max(max);
 
-/** Positive integer id, accepted as a number or a numeric string (query strings are strings). */
-export const id = () =>
-  // Not z.coerce: it turns a missing value into NaN, and the caller would read "must be a number" instead of
-  // "is required".
-  z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? undefined : typeof v === "string" ? Number(v) : v),
-    z.number().int().positive().max(2_147_483_647),
-  );
+/** The one text form of an integer we read: decimal digits, an optional "-", no leading zeros, spaces or signs. */
+const CANONICAL_INT = /^(?:0|-?[1-9]\d{0,15})$/;
 
-/** BigInt ids (batches, recipients, logs) travel as decimal strings. */
-export const bigId = () => z.string().regex(/^\d{1,19}$/);
+/**
+ * Query strings and multipart fields carry numbers as text: only an integer's canonical decimal form is read
+ * as that integer ("16"; not "0x10", " 16 ", "016", "1e1", "16.0"), and nothing else is ever converted (a JSON
+ * true stays a boolean and is refused). Not z.coerce, which reads all of those (and "" as 0, true as 1), and
+ * turns a missing value into NaN, so the caller would read "must be a number" instead of "is required".
+ */
+function canonicalInt(v: unknown): unknown {
+  if (v === undefined || v === null || v === "") return undefined;
+  return typeof v === "string" && CANONICAL_INT.test(v) ? Number(v) : v;
+}
+
+/** An integer, as a JSON number or its canonical decimal text. */
+export const int = () => z.preprocess(canonicalInt, z.number().int());
+
+/** One of a set of numeric codes (product, status, task type...), as a JSON number or its canonical text. */
+export const codeIn = <const T extends readonly number[]>(values: T) => z.preprocess(canonicalInt, z.literal(values));
+
+/** Positive integer id, accepted as a number or its canonical decimal text (query strings are strings). */
+export const id = () => z.preprocess(canonicalInt, z.number().int().positive().max(2_147_483_647));
+
+/** Largest value of a PostgreSQL bigint. */
+const BIGINT_MAX = 9_223_372_036_854_775_807n;
+
+/** BigInt ids (batches, recipients, logs) travel as canonical decimal strings, inside PostgreSQL's bigint. */
+export const bigId = () =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,18}$/)
+    // zod runs this check even when the regex failed: only digits may reach BigInt().
+    .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= BIGINT_MAX, { params: { i18n: "validation.format" } });
 
 export const username = () =>
   z
@@ -26,8 +48,31 @@ export const username = () =>
     .max(64)
     .regex(/^[A-Za-z0-9_.@-]+$/);
 
-/** 8..128 characters; strength (letters and digits) is checked by the service so the message is specific. */
-export const password = () => z.string().min(8).max(128);
+/** Characters as people count them: an emoji or a rare CJK ideograph is one, not two UTF-16 units. */
+const codePoints = (s: string) => {
+  let n = 0;
+  for (const _ of s) n += 1;
+  return n;
+};
+
+/**
+ * A password being set: 8..128 characters of any script (counted as code points). Strength (common passwords,
+ * the username, guessability) is checked by the service, which has the username and tenant to compare with.
+ */
+export const password = () =>
+  z.string().superRefine((v, ctx) => {
+    const n = codePoints(v);
+    if (n < 8) ctx.addIssue({ code: "too_small", origin: "string", minimum: 8, inclusive: true, input: v });
+    else if (n > 128) ctx.addIssue({ code: "too_big", origin: "string", maximum: 128, inclusive: true, input: v });
+  });
+
+/** A password being checked (sign-in, old password): anything a password() may have been, up to 128 characters. */
+export const passwordInput = () =>
+  z.string().superRefine((v, ctx) => {
+    if (v.length === 0) ctx.addIssue({ code: "too_small", origin: "string", minimum: 1, inclusive: true, input: v });
+    else if (codePoints(v) > 128)
+      ctx.addIssue({ code: "too_big", origin: "string", maximum: 128, inclusive: true, input: v });
+  });
 
 /** A positive money amount as a decimal string (or number) with at most `decimals` decimals, in money units. */
 export const moneyAmount = (decimals = 2) =>
@@ -44,8 +89,8 @@ export const moneyAmount = (decimals = 2) =>
 export { MONEY_SCALE };
 
 export const paging = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  page: z.preprocess(canonicalInt, z.number().int().min(1).max(100_000)).default(1),
+  pageSize: z.preprocess(canonicalInt, z.number().int().min(1).max(200)).default(20),
 });
 export type Paging = z.infer<typeof paging>;
 

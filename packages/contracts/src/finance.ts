@@ -2,11 +2,11 @@
 // Money travels as decimal strings ("12.3400"); requests accept at most 2 decimals (docs/finance.md).
 import { z } from "zod";
 import { BalanceLogType, ProductCode, RemittanceStatus } from "./codes";
-import { bigId, id, moneyAmount, paging, text, timeRange } from "./common";
+import { bigId, codeIn, id, moneyAmount, paging, text, timeRange } from "./common";
 import { MAX_MONEY_UNITS } from "./money";
 
 /** A code given in a query string ("2"): one of the listed values. */
-const queryCode = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+const queryCode = codeIn;
 
 /** A positive amount with at most 2 decimals and at most MAX_MONEY_UNITS, as money units (bigint). */
 export const financeAmount = () =>

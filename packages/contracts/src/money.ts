@@ -8,9 +8,23 @@ const UNITS_PER_WHOLE = 10n ** BigInt(MONEY_SCALE);
 /** Largest amount accepted in one request: 100,000,000.0000 (keeps every sum far inside int64). */
 export const MAX_MONEY_UNITS = 100_000_000n * UNITS_PER_WHOLE;
 
+/**
+ * Highest unit price (per message; per segment for SMS): 10,000.0000. Room for currencies with small units (VND,
+ * IDR), and a batch at this price (10 segments, 1,000,000 numbers) costs 100,000,000,000.0000: below
+ * MAX_BALANCE_UNITS, so every batch cost a valid price can make fits the BIGINT columns (docs/finance.md).
+ */
+export const MAX_UNIT_PRICE_UNITS = 10_000n * UNITS_PER_WHOLE;
+
+/**
+ * Largest balance a credit by staff may leave (1,000,000,000,000.0000), and the largest batch cost that can be
+ * charged: a batch costing more cannot be afforded (402) and is never written. Nine hundred accounts at the
+ * limit still sum inside int64 (9,223,372,036,854,775,807 units).
+ */
+export const MAX_BALANCE_UNITS = 1_000_000_000_000n * UNITS_PER_WHOLE;
+
 /** "12.34" -> 123400n. Returns null for anything that is not a plain non-negative decimal with <= scale decimals. */
 export function parseMoney(text: string, maxDecimals = MONEY_SCALE): bigint | null {
-  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text.trim());
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text);
   if (!m) return null;
   const frac = m[2] ?? "";
   if (frac.length > maxDecimals) return null;

@@ -1,6 +1,6 @@
 // Platform notices of a tenant: written and published by its admins, read by its customers (/app/notice).
 import { z } from "zod";
-import { id, listOf, paging, text } from "./common";
+import { codeIn, id, listOf, paging, text } from "./common";
 
 /** notices.status */
 export const NoticeStatus = { PUBLISHED: 1, DRAFT: 2 } as const;
@@ -11,7 +11,7 @@ export const NOTICE_CONTENT_MAX = 20_000;
 /** Length of the plain-text excerpt in the customers' list. */
 export const NOTICE_EXCERPT_LENGTH = 160;
 
-const noticeStatus = z.coerce.number().pipe(z.literal([NoticeStatus.PUBLISHED, NoticeStatus.DRAFT]));
+const noticeStatus = codeIn([NoticeStatus.PUBLISHED, NoticeStatus.DRAFT]);
 
 /** GET /notice/list (customers): published notices of the caller's tenant, newest first. */
 export const noticeListQuery = paging.extend({

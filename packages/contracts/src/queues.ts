@@ -38,7 +38,7 @@ export const deliveryReportJob = z.object({
     .array(
       z.object({
         providerMessageId: z.string().max(64),
-        status: z.enum(["delivered", "undelivered", "expired", "rejected", "unknown"]),
+        status: z.enum(["delivered", "read", "undelivered", "expired", "rejected", "failed", "unknown"]),
         errorCode: z.string().max(32).optional(),
         doneAt: z.string().optional(),
       }),
@@ -49,10 +49,18 @@ export const finishBatchJob = z.object({ batchId: bigId });
 export const callbackJob = z.object({
   userId: z.number().int().positive(),
   batchId: bigId.optional(),
-  event: z.enum(["delivery_report", "batch_finished"]),
+  event: z.enum(["delivery_report", "batch_finished", "inbound"]),
   /** For delivery reports: the recipient ids whose outcome is reported (the payload is built when sent). */
   recipientIds: z.array(bigId).max(1000).optional(),
+  /** For inbound: the stored inbound message (its text is read when the callback is sent, never queued). */
+  inboundId: bigId.optional(),
 });
+
+/**
+ * Redis channel the API publishes on after storing provider webhook events, so the workers apply them at once
+ * (they poll the table anyway).
+ */
+export const channelEventsWakeup = (redisPrefix: string) => `${redisPrefix}channel-events`;
 
 export type IngestBatchJob = z.infer<typeof ingestBatchJob>;
 export type DispatchBatchJob = z.infer<typeof dispatchBatchJob>;

@@ -129,6 +129,8 @@ export const websiteConfigRow = z.object({
   /** The agent whose branding this host shows (null: the tenant's own). */
   agentId: z.number().int().nullable(),
   agentUser: z.string().nullable(),
+  /** When a super admin approved the host; null: the host resolves nothing yet (a super admin's save approves). */
+  hostApprovedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type WebsiteConfigRow = z.infer<typeof websiteConfigRow>;

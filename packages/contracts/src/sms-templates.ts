@@ -2,7 +2,7 @@
 // of the SMS it sent. Admins of the tenant manage them (super admins for a chosen tenant).
 import { z } from "zod";
 import { ActiveStatus } from "./codes";
-import { id, paging, text, timeRange } from "./common";
+import { codeIn, id, paging, text, timeRange } from "./common";
 import { tenantChoice } from "./settings";
 
 /** Scenes a template can serve, with the {placeholders} its content may use. */
@@ -41,7 +41,7 @@ export function maskPhone(phone: string): string {
 }
 
 const statuses = [ActiveStatus.NORMAL, ActiveStatus.PAUSED] as const;
-const queryCode = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+const queryCode = codeIn;
 
 // ---------------------------------------------------------------- templates
 

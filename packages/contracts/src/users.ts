@@ -1,10 +1,10 @@
 // Customer and account management: the /user list, search, tenant, create, edit, delete and login-log calls.
 import { z } from "zod";
 import { AccountStatus, AuthRequirement, AuthStatus, UserType } from "./codes";
-import { flag, id, paging, password, text, timeRange, username } from "./common";
+import { codeIn, flag, id, paging, password, text, timeRange, username } from "./common";
 
 /** A code given in a query string ("2") or a JSON body (2): one of the listed values. */
-const queryCode = <const T extends readonly number[]>(values: T) => z.coerce.number().pipe(z.literal(values));
+const queryCode = codeIn;
 const bodyCode = <const T extends readonly number[]>(values: T) => z.literal(values);
 
 /** Types of users the /user routes manage; super admins are not managed through them (seed / environment). */

@@ -2,8 +2,9 @@
 //
 // The body is built from the database when the job runs (the job carries ids only), so a retry reports the
 // current state. It is signed like every callback (callback-signature.ts: X-Switchboard-Signature over the raw
-// body with the customer's secret key hash) and sent through the SSRF-guarded sender with a 5 s limit. Each
-// attempt is a notify_attempts row; a failed attempt throws so BullMQ retries it with exponential backoff.
+// body with the customer's secret key hash) and sent within 5 s by the sender that obeys the egress policy
+// (EGRESS_ALLOW). Each attempt is a notify_attempts row; a failed attempt throws so BullMQ retries it with
+// exponential backoff.
 //
 // Body: { event, eventId, createdAt, data }. eventId is the same on every attempt of one event, so a receiver
 // can drop repeats. E.164 numbers go to the customer's own URL (they are its recipients), never to logs.
@@ -18,7 +19,7 @@ import type { CallbackJob } from "@switchboard/contracts";
 import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 
-type Deps = Pick<WorkerDeps, "prisma" | "logger" | "allowPrivateCallbackTargets" | "tuning">;
+type Deps = Pick<WorkerDeps, "prisma" | "logger" | "egress" | "tuning">;
 
 export interface CallbackContext {
   /** Stable across the attempts of one event. */
@@ -72,7 +73,7 @@ export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: Callbac
         ),
       },
     },
-    { timeoutMs: deps.tuning.callbackTimeoutMs, allowPrivateTargets: deps.allowPrivateCallbackTargets },
+    { timeoutMs: deps.tuning.callbackTimeoutMs, egress: deps.egress },
   );
   await recordAttempt(deps, job, batchId, ctx.attempt, outcome);
   if (!outcome.delivered) throw new CallbackNotDelivered(outcome.error ?? "failed");
@@ -101,6 +102,7 @@ async function recordAttempt(
 
 /** The event's data, read now, texts in the customer's language; null when the batch is not the user's (or gone). */
 async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<object | null> {
+  if (job.event === "inbound") return inboundData(deps, job);
   if (job.batchId === undefined) return null;
   const batch = await deps.prisma.messageBatch.findFirst({
     where: { id: BigInt(job.batchId), userId: job.userId },
@@ -150,6 +152,8 @@ async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<obje
       errorCode: true,
       sentAt: true,
       receivedAt: true,
+      readAt: true,
+      fallbackFrom: true,
     },
     orderBy: { id: "asc" },
   });
@@ -163,6 +167,28 @@ async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<obje
       errorCode: r.errorCode,
       sentAt: r.sentAt?.toISOString() ?? null,
       receivedAt: r.receivedAt?.toISOString() ?? null,
+      readAt: r.readAt?.toISOString() ?? null,
+      /** An RCS message that could not be delivered and was sent as SMS instead. */
+      fellBackToSms: r.fallbackFrom !== null,
     })),
+  };
+}
+
+/** An inbound message (a reply, a suggestion tap) as its customer receives it; null when it is not theirs. */
+async function inboundData(deps: Deps, job: CallbackJob): Promise<object | null> {
+  if (job.inboundId === undefined) return null;
+  const m = await deps.prisma.inboundMessage.findFirst({
+    where: { id: BigInt(job.inboundId), userId: job.userId },
+  });
+  if (!m) return null;
+  return {
+    inboundId: m.id.toString(),
+    batchId: m.batchId?.toString() ?? null,
+    recipientId: m.recipientId?.toString() ?? null,
+    from: m.phone,
+    text: m.text,
+    postbackData: m.postbackData,
+    inReplyTo: m.inReplyTo,
+    receivedAt: m.receivedAt.toISOString(),
   };
 }

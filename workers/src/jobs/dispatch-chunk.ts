@@ -17,9 +17,16 @@
 //   refused for now          -> sent again within this job (sendRetries rounds with backoff); still refused: the
 //     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
-import type { SendOutcome } from "@switchboard/channels";
+import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
 import type { DispatchChunkJob } from "@switchboard/contracts";
-import { BatchStatus, SendResult, smsContent } from "@switchboard/contracts";
+import {
+  ActiveStatus,
+  type BatchContent,
+  BatchStatus,
+  batchContent,
+  ProductCode,
+  SendResult,
+} from "@switchboard/contracts";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
@@ -29,6 +36,7 @@ import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/s
 import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch } from "./finish-batch";
+import { fallBackToSms } from "./sms-fallback";
 
 type Deps = Pick<
   WorkerDeps,
@@ -48,6 +56,51 @@ interface ChunkRecipient {
   id: bigint;
   phone: string;
   segments: number;
+  /** RCS with fallback text where SMS serves the country: what an SMS fallback would cost (else null). */
+  fallbackPrice: bigint | null;
+}
+
+/**
+ * How one recipient's message is built on a channel of this kind, or null when the content cannot go there
+ * (an SMS channel carries SMS content, and an RCS content's fallback text once it fell back).
+ */
+type MessageOf = (r: ChunkRecipient) => OutboundMessage;
+
+function messageBuilder(
+  content: BatchContent,
+  channelKind: string,
+  batch: { id: bigint; createdAt: Date; senderId: string | null },
+): MessageOf | null {
+  const from = batch.senderId ?? (content.product === ProductCode.SMS ? content.senderId : undefined);
+  const sender = from ? { from } : {};
+  if (channelKind === "smpp") {
+    const text =
+      content.product === ProductCode.SMS
+        ? content.text
+        : content.product === ProductCode.RCS
+          ? content.fallbackText
+          : undefined;
+    if (text === undefined) return null;
+    return (r) => ({ ref: r.id.toString(), to: r.phone, text, ...sender });
+  }
+  if (channelKind === "rcs" && content.product === ProductCode.RCS) {
+    // Stable across retries and unique across databases (ids restart when one is recreated): RBM refuses a
+    // message id it has seen, so a send retried after a lost answer cannot reach the phone twice.
+    const salt = batch.createdAt.getTime().toString(36);
+    const ttl = content.ttlSeconds === undefined ? {} : { ttlSeconds: content.ttlSeconds };
+    return (r) => ({
+      kind: "rcs",
+      ref: r.id.toString(),
+      to: r.phone,
+      messageId: `sb-${batch.id}-${r.id}-${salt}`,
+      body: content.body,
+      ...ttl,
+    });
+  }
+  if (channelKind === "whatsapp" && content.product === ProductCode.WS) {
+    return (r) => ({ kind: "whatsapp", ref: r.id.toString(), to: r.phone, body: content.body });
+  }
+  return null;
 }
 
 /** A chunk that could not hand every recipient to its channel; BullMQ runs it again later. */
@@ -76,27 +129,33 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
   const batchId = BigInt(job.batchId);
   const batch = await deps.prisma.messageBatch.findUnique({
     where: { id: batchId },
-    select: { status: true, content: true, senderId: true },
+    select: { id: true, status: true, content: true, senderId: true, createdAt: true },
   });
   if (batch?.status !== BatchStatus.SENDING) return;
-  const content = smsContent.safeParse(batch.content);
+  const content = batchContent.safeParse(batch.content);
   if (!content.success) {
-    // WS and RCS channels come with a later issue; until then such a batch fails (and is refunded) at once.
     await failSendingBatch(deps, job.batchId, "content_unsupported");
     return;
   }
 
   const channel = await acquireChannel(deps, job, attempt);
   if (!channel) return;
+  const messageOf = messageBuilder(content.data, channel.kind, batch);
+  if (!messageOf) {
+    deps.adapters.release(channel);
+    // Routing sent this content to a channel that cannot carry it (an SMS channel as a WS product's default).
+    await failSendingBatch(deps, job.batchId, "content_unsupported");
+    return;
+  }
   try {
     // The chunk's id range drives the read; the batch and channel are filtered after (see send-outcomes.ts: the
     // planner's statistics do not know a fresh batch and would read the whole batch through its index).
     const recipients = await deps.prisma.$queryRaw<ChunkRecipient[]>`
       WITH span AS MATERIALIZED (
-        SELECT id, phone, segments, "batchId", "channelId", "sendResult" FROM recipients
+        SELECT id, phone, segments, "fallbackPrice", "batchId", "channelId", "sendResult" FROM recipients
         WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
       )
-      SELECT id, phone, segments FROM span
+      SELECT id, phone, segments, "fallbackPrice" FROM span
       WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
       ORDER BY id`;
     const sender: Sender = {
@@ -104,8 +163,9 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
       batchId,
       channel,
       lease,
-      text: content.data.text,
-      from: batch.senderId ?? content.data.senderId,
+      messageOf,
+      // Only an RCS channel's "not RCS-capable" answer can fall back, and only where a fallback was paid for.
+      fallback: channel.kind === "rcs" && content.data.product === ProductCode.RCS && !!content.data.fallbackText,
       bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
       writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites, {
         outcomes: deps.unwrittenOutcomes,
@@ -167,8 +227,8 @@ interface Sender {
   batchId: bigint;
   channel: PooledChannel;
   lease: ChunkLease;
-  text: string;
-  from: string | undefined;
+  messageOf: MessageOf;
+  fallback: boolean;
   bucket: TokenBucket;
   writer: OutcomeWriter;
 }
@@ -176,6 +236,10 @@ interface Sender {
 interface RoundResult {
   /** Recipients refused for now, to send again. */
   retry: ChunkRecipient[];
+  /** Recipients the channel cannot reach, to send their fallback text as SMS. */
+  fallBack: ChunkRecipient[];
+  /** The provider refused the channel itself (token revoked, address not allowed): the channel gets paused. */
+  channelRefused?: boolean;
   lastErrorCode: string;
   /** The batch stopped sending (or this chunk lost its lease): nothing more is sent. */
   stopped: boolean;
@@ -200,6 +264,11 @@ async function sendWithRetries(
     }
     // Outcomes are on disk before anything is decided: a retry must only see what is really unsent.
     await s.writer.drain();
+    if (result.fallBack.length > 0) await fallBackToSms(s.deps, s.batchId, result.fallBack);
+    if (result.channelRefused) {
+      await pauseRefusedChannel(s.deps, s.channel.id, result.lastErrorCode);
+      return { left: result.retry, lastErrorCode: result.lastErrorCode, stopped: false };
+    }
     if (result.stopped) return { left: [], lastErrorCode, stopped: true };
     pending = result.retry;
     lastErrorCode = result.lastErrorCode || lastErrorCode;
@@ -211,15 +280,23 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   const { deps, channel, writer } = s;
   const maxInFlight = Math.max(1, channel.window * 2);
   const inFlight = new Set<Promise<void>>();
-  const result: RoundResult = { retry: [], lastErrorCode: "", stopped: false };
+  const result: RoundResult = { retry: [], fallBack: [], lastErrorCode: "", stopped: false };
   const record = (r: ChunkRecipient, outcome: SendOutcome) => {
-    if (outcome.ok) {
+    if (!outcome.ok && outcome.reason === "unreachable" && s.fallback && r.fallbackPrice !== null) {
+      result.fallBack.push(r);
+    } else if (outcome.ok) {
       writer.add({
         recipientId: r.id,
         result: SendResult.SUCCESS,
         providerMessageId: outcome.providerMessageId,
         errorCode: null,
       });
+    } else if (isChannelProblem(outcome)) {
+      // The channel's credentials or address are refused, not the recipient: it is kept unsent, the channel is
+      // paused for an admin to fix, and the chunk stops handing out messages.
+      result.retry.push(r);
+      result.lastErrorCode = outcome.errorCode;
+      result.channelRefused = true;
     } else if (outcome.retryable && !AMBIGUOUS.has(outcome.errorCode)) {
       result.retry.push(r);
       result.lastErrorCode = outcome.errorCode;
@@ -249,6 +326,11 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       }
       // A write that failed for good: stop handing out messages whose outcome could not be recorded.
       if (writer.failed) break;
+      // The channel itself is refused: what is left stays unsent for when an admin has fixed it.
+      if (result.channelRefused) {
+        result.retry.push(...recipients.slice(recipients.indexOf(r)));
+        break;
+      }
       while (tokens < r.segments) {
         tokens += await s.bucket.acquire(Math.min(deps.tuning.tokenBatch, remainingSegments - tokens));
       }
@@ -258,7 +340,7 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       // call, thousands per message at full window, and was a visible share of the dispatch profile).
       while (inFlight.size >= maxInFlight) await new Promise<void>((resolve) => (slotFreed = resolve));
       const sent: Promise<void> = channel.adapter
-        .send({ ref: r.id.toString(), to: r.phone, text: s.text, ...(s.from ? { from: s.from } : {}) })
+        .send(s.messageOf(r))
         .then(
           (outcome) => record(r, outcome),
           // send() resolves every delivery problem; a rejection is a bug, raised once the others are recorded.
@@ -289,6 +371,25 @@ async function stillSending(s: Sender): Promise<boolean> {
   }
   const batch = await s.deps.prisma.messageBatch.findUnique({ where: { id: s.batchId }, select: { status: true } });
   return batch?.status === BatchStatus.SENDING;
+}
+
+/** Failures that say the channel (its token, its address) is refused, whoever the recipient. */
+function isChannelProblem(outcome: SendOutcome): boolean {
+  return !outcome.ok && (outcome.reason === "channel_auth" || outcome.errorCode === "EGRESS_REFUSED");
+}
+
+/**
+ * Pauses a channel its provider refuses (an expired or revoked WhatsApp token, an RBM key withdrawn), once: the
+ * batches on it wait (their chunks retry, and fail and refund only if nobody fixes it in time) instead of every
+ * recipient burning. The channel list shows it paused; the log says why.
+ */
+async function pauseRefusedChannel(deps: Deps, channelId: number, errorCode: string): Promise<void> {
+  const { count } = await deps.prisma.channel.updateMany({
+    where: { id: channelId, status: ActiveStatus.NORMAL },
+    data: { status: ActiveStatus.PAUSED },
+  });
+  if (count > 0)
+    deps.logger.error({ channelId, errorCode }, "the provider refused the channel's credentials: channel paused");
 }
 
 function sleep(ms: number): Promise<void> {

@@ -26,6 +26,7 @@ import {
 import type { Prisma } from "@switchboard/db";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
+import { revokeUndelivered } from "./revoke";
 
 /**
  * Why a batch failed: the machine code (the unsent recipients' error code, in upper case) and the message the
@@ -56,7 +57,7 @@ function unsentErrorCode(stored: string | null): string {
   return (known ?? "channel_unavailable").toUpperCase();
 }
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning" | "adapters">;
 
 /**
  * Ends a sending batch as failed (21 -> 24) with a reason, and has it settled. A no-op when the batch is no
@@ -111,6 +112,8 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
     return runAgain(deps.tuning.finishWaitMs);
   }
 
+  // Terminated: what the provider accepted but has not delivered is withdrawn where it can be (RCS), and refunded.
+  if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
   const settled = await deps.prisma.$transaction((tx) => settle(tx, id), SETTLE_TX_OPTIONS);
   if (!settled) return;
   deps.logger.info({ batchId: job.batchId, status: settled.status }, "batch settled");
@@ -118,6 +121,10 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
 }
 
 async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled> {
+  // The batch row is locked before its recipients are counted: a send failure reported meanwhile (a provider's
+  // `failed` webhook, channel-events.ts) then either is counted here or, coming after, finds the batch settled
+  // and is refunded on its own; never neither, never both.
+  await tx.$executeRaw`SELECT 1 FROM message_batches WHERE id = ${id} FOR UPDATE`;
   const batch = await tx.messageBatch.findUnique({
     where: { id },
     select: {

@@ -7,13 +7,17 @@
 // while idle: delivery receipts keep arriving on the bind long after the chunk that sent the messages is done.
 import {
   type ChannelAdapter,
-  createSmppAdapter,
+  canSend,
+  createChannelAdapter,
   type DeliveryReport,
   decryptSecrets,
+  type EgressPolicy,
+  type egressAgent,
   type Logger,
+  type ProviderAdapter,
   type SmppConfigInput,
 } from "@switchboard/channels";
-import { ActiveStatus, ChannelKind, type SmppChannelConfig } from "@switchboard/contracts";
+import { ActiveStatus } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 
 /** Why a channel cannot take messages now; `retryable` says whether waiting can help. */
@@ -30,6 +34,8 @@ export class ChannelUnusable extends Error {
 
 export interface PooledChannel {
   id: number;
+  /** The channel's kind (smpp, rcs, whatsapp): what its messages are built as. */
+  kind: string;
   /** Messages per second across all workers. */
   throughput: number;
   /** The adapter's window of outstanding submits: how many sends are worth keeping in flight. */
@@ -48,10 +54,14 @@ export interface AdapterPoolOptions {
   /** The 32-byte CHANNEL_SECRET_KEY. */
   secretKey: Buffer;
   logger: Logger;
+  /** Every adapter's connections obey it: a channel's host is a tenant admin's input. */
+  egress: EgressPolicy;
   /** Receives every delivery receipt of every adapter. */
   onReport: (channelId: number, report: DeliveryReport) => void;
   /** SMPP timings that are not channel settings (submit timeout, reconnect backoff); the adapter's defaults else. */
   smpp?: Partial<SmppConfigInput>;
+  /** HTTP channels' client: one keep-alive pool per process, connecting through the egress policy. */
+  dispatcher: ReturnType<typeof egressAgent>;
 }
 
 export class AdapterPool {
@@ -79,7 +89,7 @@ export class AdapterPool {
     });
     if (!row) throw new ChannelUnusable("channel_missing", false);
     if (row.status !== ActiveStatus.NORMAL) throw new ChannelUnusable("channel_paused", true);
-    if (row.kind !== ChannelKind.SMPP) throw new ChannelUnusable("channel_kind_unsupported", false);
+    if (!canSend(row.kind)) throw new ChannelUnusable("channel_kind_unsupported", false);
 
     const current = this.live.get(channelId);
     // "<=": a read that raced with an edit must not swap the newer adapter back for an older one.
@@ -89,37 +99,26 @@ export class AdapterPool {
     }
     if (current) this.retire(current);
 
-    const config = row.config as SmppChannelConfig;
-    let adapter: ChannelAdapter;
+    let built: ProviderAdapter;
     try {
       const secrets = decryptSecrets(this.opts.secretKey, row.tenantId, row.secrets);
-      adapter = createSmppAdapter(
-        {
-          host: config.host,
-          port: config.port,
-          systemId: config.systemId,
-          password: secrets.password ?? "",
-          systemType: config.systemType,
-          sourceTon: config.sourceTon,
-          sourceNpi: config.sourceNpi,
-          destTon: config.destTon,
-          destNpi: config.destNpi,
-          bindMode: config.bindMode,
-          windowSize: config.windowSize,
-          enquireLinkIntervalMs: config.enquireLinkIntervalMs,
-          ...this.opts.smpp,
-        },
-        { logger: this.opts.logger },
-      );
+      built = createChannelAdapter(row.kind, row.config as Record<string, unknown>, secrets, {
+        logger: this.opts.logger,
+        egress: this.opts.egress,
+        dispatcher: this.opts.dispatcher,
+        ...(this.opts.smpp ? { smpp: this.opts.smpp } : {}),
+      });
     } catch (err) {
       this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");
       throw new ChannelUnusable("channel_config_invalid", false);
     }
+    const { adapter, window } = built;
     adapter.onReport((report) => this.opts.onReport(channelId, report));
     const entry: Entry = {
       id: channelId,
       throughput: row.throughput,
-      window: config.windowSize ?? 50,
+      kind: row.kind,
+      window,
       adapter,
       updatedAt: row.updatedAt.getTime(),
       users: 1,
@@ -142,6 +141,8 @@ export class AdapterPool {
     const all = [...this.live.values(), ...this.retiring];
     this.live.clear();
     await Promise.all(all.map((e) => this.closeEntry(e)));
+    // The adapters never close an injected client; it is the pool's.
+    await this.opts.dispatcher.close();
   }
 
   private retire(entry: Entry): void {

@@ -2,8 +2,8 @@
 // in. Handlers never read process.env.
 
 import type { Config } from "@switchboard/api/config";
-import type { SmppConfigInput } from "@switchboard/channels";
-import { channelSecretKey } from "@switchboard/channels";
+import type { EgressPolicy, SmppConfigInput } from "@switchboard/channels";
+import { channelSecretKey, createEgressPolicy, egressAgent } from "@switchboard/channels";
 import { bullPrefix } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
@@ -16,7 +16,7 @@ import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } 
 
 export type WorkerConfig = Pick<
   Config,
-  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "CALLBACK_ALLOW_PRIVATE_TARGETS" | "UPLOAD_DIR"
+  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW" | "UPLOAD_DIR"
 >;
 
 export interface Tuning {
@@ -76,7 +76,8 @@ export interface WorkerDeps {
   unwrittenOutcomes: UnwrittenOutcomes;
   leases: ChunkLeases;
   logger: PinoLogger;
-  allowPrivateCallbackTargets: boolean;
+  /** Where callbacks and channel connections may go (EGRESS_ALLOW): their addresses are customers' input. */
+  egress: EgressPolicy;
   tuning: Tuning;
   /** Redis connection settings for the BullMQ workers (each opens its own blocking connection). */
   redisUrl: string;
@@ -107,8 +108,13 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     (channelId, report) => unwrittenOutcomes.attach(channelId, report),
     new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching),
   );
+  const egress = createEgressPolicy(config.EGRESS_ALLOW);
+  // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
+  const dispatcher = egressAgent(egress, { connections: 256, keepAliveTimeout: 30_000 });
   const adapters = new AdapterPool({
     prisma,
+    egress,
+    dispatcher,
     secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
     logger,
     onReport: (channelId, report) => receipts.push(channelId, report),
@@ -124,7 +130,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     unwrittenOutcomes,
     leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
     logger,
-    allowPrivateCallbackTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS === "true",
+    egress,
     tuning,
     redisUrl: config.REDIS_URL,
     uploadDir: config.UPLOAD_DIR,

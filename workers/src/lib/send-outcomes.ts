@@ -10,7 +10,7 @@
 // from being flattened into a join, the batch and status are checked on the row found, and the row is updated
 // through a TID scan of the ctids found (`ctid = ANY(...)`; a bare `ctid = t.tid` join was planned as a hash
 // join over a sequential scan): no plan can read more than the rows named.
-import type { DeliveryReport } from "@switchboard/channels";
+import { type DeliveryReport, receiveResultOfStatus } from "@switchboard/channels";
 import { ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 
@@ -36,9 +36,9 @@ export interface OutcomeWrite {
   withReceipt: bigint[];
 }
 
-/** Receive result of a receipt: 1 for "delivered", 2 for any other final state. */
+/** Receive result of a receipt: 1 for "delivered" (or "read"), 2 for any other final state. */
 export function receiveResultOf(report: Pick<DeliveryReport, "status">): RiddenReceipt["result"] {
-  return report.status === "delivered" ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED;
+  return receiveResultOfStatus(report.status);
 }
 
 /** Records outcomes of one batch's recipients (and receipts riding with them) and bumps its counters. */
@@ -68,6 +68,10 @@ export async function recordSendOutcomes(
     ), u AS (
       UPDATE recipients r
       SET "sendResult" = t.result, "providerMessageId" = t.message_id, "sentAt" = now(),
+          -- RCS with a fallback reserved the larger price: carried by RCS, it pays the RCS price (the settlement
+          -- refunds the rest); carried by SMS (fallbackFrom set), price already is the SMS one.
+          price = CASE WHEN t.result = ${SendResult.SUCCESS} AND r."fallbackFrom" IS NULL AND r."primaryPrice" IS NOT NULL
+                       THEN r."primaryPrice" ELSE r.price END,
           "errorCode" = coalesce(t.error_code, t.receipt_error),
           "receiveResult" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receiveResult"
                                  ELSE t.receive_result END,

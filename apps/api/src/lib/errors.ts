@@ -36,8 +36,28 @@ export class InputValidationError extends Error {
   }
 }
 
-/** Parses input with a contract, or throws InputValidationError. */
+/**
+ * The path ("content.text", "numbers.3") of the first string or key holding a NUL character in parsed input,
+ * "" when it is the value itself, null when there is none. PostgreSQL cannot store NUL in text, so such input
+ * is refused as a whole before anything reads it.
+ */
+export function nulField(value: unknown, path = "", depth = 0): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  // Raw bodies (provider webhooks, files) are bytes for their own readers, not text fields.
+  if (typeof value !== "object" || value === null || depth > 32 || Buffer.isBuffer(value)) return null;
+  for (const [key, v] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return path || "body";
+    const found = nulField(v, here, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** Parses input with a contract, or throws InputValidationError (a NUL character anywhere is a 400 too). */
 export function parseInput<T extends z.ZodType>(schema: T, data: unknown, context = "body"): z.output<T> {
+  const field = nulField(data);
+  if (field !== null) throw new AppError(400, "validation.nul", { field: field || context });
   const r = schema.safeParse(data);
   if (!r.success) throw new InputValidationError(r.error.issues, context);
   return r.data;

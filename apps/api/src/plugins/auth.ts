@@ -87,7 +87,8 @@ export default fp(
     await app.register(fastifyJwt, {
       secret: config.JWT_SECRET,
       sign: { algorithm: "HS256", expiresIn: config.JWT_TTL_SECONDS },
-      verify: { algorithms: ["HS256"] },
+      // A token that never expires is refused, whoever signed it: every session we issue has exp.
+      verify: { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub", "jti"] },
     });
 
     app.decorate("signToken", (user) => {

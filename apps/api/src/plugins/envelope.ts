@@ -4,12 +4,21 @@
 // - every error becomes { code: 1 | 401, message, data: null } with the matching HTTP status, translated;
 // - unexpected errors are logged with the request id and answered 500 without internals.
 // Routes that are not JSON API calls (health, docs, downloads) opt out with `config: { envelope: false }`.
-import { envelope, errorEnvelope, type MessageKey, type MessageParams, translate } from "@switchboard/contracts";
+
+import type { Socket } from "node:net";
+import {
+  DEFAULT_LANG,
+  envelope,
+  errorEnvelope,
+  type MessageKey,
+  type MessageParams,
+  translate,
+} from "@switchboard/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError, InputValidationError } from "../lib/errors";
+import { AppError, InputValidationError, nulField } from "../lib/errors";
 import { requestLang } from "../lib/lang";
 
 declare module "fastify" {
@@ -99,9 +108,85 @@ function wrapRoute(route: RouteOptions) {
   wrapped.add(route.handler);
 }
 
+/**
+ * Prisma's codes for a write that lost a race: P2025 the row to change is gone, P2002 a unique value was taken
+ * meanwhile, P2034 a transaction conflict or deadlock.
+ */
+function raceOutcome(error: unknown): "gone" | "conflict" | null {
+  const code = (error as { code?: unknown; name?: unknown })?.code;
+  if ((error as { name?: unknown })?.name !== "PrismaClientKnownRequestError") return null;
+  if (code === "P2025") return "gone";
+  if (code === "P2002" || code === "P2034") return "conflict";
+  return null;
+}
+
+/**
+ * Errors Fastify's router raises before any route runs (a path parameter over the router's limit, a URL that
+ * does not decode): answered in the envelope like everything else, never echoing the path.
+ */
+export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") return send(req, reply, 414, "error.uri_too_long");
+  return send(req, reply, 400, "error.bad_request");
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; key: MessageKey }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, key: "error.headers_too_large" },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, key: "error.request_timeout" },
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL over 16 KB, malformed
+ * requests, timeouts): answered with the envelope, written by hand since there is no request object. The
+ * request's language cannot be read from headers that did not parse, so the default language answers.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const { status, key } = CLIENT_ERRORS[err.code ?? ""] ?? { status: 400, key: "error.bad_request" as const };
+  const body = JSON.stringify({ code: 1, message: translate(DEFAULT_LANG, key), data: null });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Bad Request"}\r\n` +
+        "Content-Type: application/json; charset=utf-8\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n" +
+        body,
+    );
+  }
+  socket.destroy();
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+};
+
+/** Refuses a NUL character anywhere in a request's parsed input (PostgreSQL cannot store one in text). */
+function refuseNul(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+  for (const [context, value] of [
+    ["params", req.params],
+    ["querystring", req.query],
+    ["body", req.body],
+  ] as const) {
+    const field = nulField(value);
+    if (field !== null) return done(new AppError(400, "validation.nul", { field: field || context }));
+  }
+  done();
+}
+
 export default fp(
   async (app) => {
     app.addHook("onRoute", wrapRoute);
+    // One place for every route's text input: before validation, so no schema has to remember it.
+    app.addHook("preValidation", refuseNul);
+    // JSON answers carry balances and personal data: never kept by a browser or a shared cache.
+    app.addHook("onSend", async (_req, reply, payload) => {
+      const type = reply.getHeader("content-type");
+      if (typeof type === "string" && type.startsWith("application/json") && !reply.hasHeader("cache-control")) {
+        reply.header("cache-control", "no-store");
+      }
+      return payload;
+    });
 
     app.setNotFoundHandler((req, reply) => send(req, reply, 404, "error.not_found_route"));
 
@@ -142,6 +227,16 @@ export default fp(
           return send(req, reply, 400, "error.bad_json");
       }
       if (err.statusCode === 400 && err instanceof SyntaxError) return send(req, reply, 400, "error.bad_json");
+      // The last line of defence for races a service did not foresee (every find-then-write should be one
+      // conditional statement): a row that vanished between the read and the write is gone for this caller
+      // too, and a row someone else wrote first is a conflict to retry; never a 500.
+      const raceKey = raceOutcome(error);
+      if (raceKey) {
+        req.log.warn({ err }, "database race answered as a business outcome");
+        return raceKey === "gone"
+          ? send(req, reply, 404, "error.not_found", { entity: translate(requestLang(req), "entity.record") })
+          : send(req, reply, 409, "error.concurrent_change");
+      }
       if (err.code?.startsWith("FST_JWT_")) return send(req, reply, 401, "error.unauthorized");
       if (isResponseSerializationError(err))
         req.log.error({ err, issues: err.cause.issues }, "response does not match its schema");

@@ -2,7 +2,7 @@
 // with the configured authentication. A gateway's send URL rarely answers an empty request with 200, so the
 // verdict is about reachability and credentials: any answer that is not an authentication refusal, a missing
 // URL or a server error counts as reachable.
-import { elapsedSince, type ProbeOptions, type ProbeResult, probeRequest } from "./request";
+import { elapsedSince, failedProbe, type ProbeOptions, type ProbeResult, probeRequest } from "./request";
 
 export interface HttpProbeConfig {
   url: string;
@@ -35,7 +35,7 @@ export async function probeHttp(config: HttpProbeConfig, opts: ProbeOptions = {}
     answer = await probeRequest(config.url, { method: "GET", headers }, opts);
   }
   const latencyMs = elapsedSince(startedAt);
-  if ("error" in answer) return { ok: false, detail: answer.error, latencyMs };
+  if ("error" in answer) return failedProbe(answer, latencyMs);
   const { status } = answer;
   if (status === 401 || status === 403)
     return { ok: false, detail: `the gateway refused the credentials (HTTP ${status})`, latencyMs };

@@ -1,16 +1,25 @@
 // One HTTP request of a connection test: a deadline, no redirects followed, a bounded body, and network
 // failures described in a sentence instead of thrown. Shared by the WhatsApp, RCS and HTTP probes.
+//
+// Failures are described from our side only (a timeout, an error code): nothing the far side sent is quoted,
+// since the URL is a tenant admin's input and its answer could be any internal service's reply.
+import { fetch as undiciFetch } from "undici";
+import { EGRESS_REFUSED_DETAIL, type EgressPolicy, egressAgent, isEgressRefused } from "../egress";
 
 /** What every connection test reports. */
 export interface ProbeResult {
   ok: boolean;
-  /** What happened, in the provider's terms; never a credential. */
+  /** What happened, in the provider's terms; never a credential, never the far side's raw answer. */
   detail: string;
   latencyMs: number;
+  /** Set when the egress policy refused the connection: the host (and port) it refused, nothing was sent. */
+  egressRefused?: string;
 }
 
 export interface ProbeOptions {
-  /** The HTTP client (tests and callers may pass their own); default the global fetch. */
+  /** Every connection obeys it (the API always passes one); without it, the fetch below decides. */
+  egress?: EgressPolicy;
+  /** The HTTP client when there is no egress policy (tests may pass their own); default the global fetch. */
   fetch?: typeof fetch;
   /** Deadline of each request; default 10 s. */
   timeoutMs?: number;
@@ -20,19 +29,36 @@ export const PROBE_TIMEOUT_MS = 10_000;
 /** Provider answers are small; a larger body is cut rather than read into memory. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-export type ProbeAnswer = { status: number; body: string } | { error: string };
+export type ProbeAnswer = { status: number; body: string } | { error: string; egressRefused?: string };
 
 export async function probeRequest(url: string, init: RequestInit, opts: ProbeOptions = {}): Promise<ProbeAnswer> {
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
-  const doFetch = opts.fetch ?? fetch;
   const where = new URL(url).host;
+  // A dispatcher of its own per request: a test connects once, and no idle socket outlives it.
+  const agent = opts.egress ? egressAgent(opts.egress) : undefined;
+  // redirect "manual": a test reports what the configured URL answers, it does not wander elsewhere
+  const request = { ...init, redirect: "manual" as const, signal: AbortSignal.timeout(timeoutMs) };
   try {
-    // redirect "manual": a test reports what the configured URL answers, it does not wander elsewhere
-    const res = await doFetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const res = agent
+      ? ((await undiciFetch(url, { ...(request as Parameters<typeof undiciFetch>[1]), dispatcher: agent })) as Response)
+      : await (opts.fetch ?? fetch)(url, request);
     return { status: res.status, body: await readLimited(res) };
   } catch (err) {
+    if (isEgressRefused(err)) return { error: `${EGRESS_REFUSED_DETAIL} (${where})`, egressRefused: where };
     return { error: describeFetchError(err, where, timeoutMs) };
+  } finally {
+    void agent?.destroy().catch(() => {});
   }
+}
+
+/** A failed answer as the probe's result, keeping the egress refusal visible to the caller. */
+export function failedProbe(answer: { error: string; egressRefused?: string }, latencyMs: number): ProbeResult {
+  return {
+    ok: false,
+    detail: answer.error,
+    latencyMs,
+    ...(answer.egressRefused === undefined ? {} : { egressRefused: answer.egressRefused }),
+  };
 }
 
 async function readLimited(res: Response): Promise<string> {
@@ -51,7 +77,7 @@ async function readLimited(res: Response): Promise<string> {
 }
 
 function describeFetchError(err: unknown, where: string, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = err as { name?: string; cause?: { code?: string; name?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError") return `no answer from ${where} within ${timeoutMs} ms`;
   const code = e.cause?.code;
   switch (code) {
@@ -67,8 +93,13 @@ function describeFetchError(err: unknown, where: string, timeoutMs: number): str
     case "ENETUNREACH":
       return `${where} is unreachable (${code})`;
     default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS handshake with ${where} failed (${code})`;
-      return `request to ${where} failed: ${code ?? e.cause?.message ?? e.message ?? "unknown error"}`;
+      // Only codes (ours or node's), never a message: a parser error's text can carry the bytes it choked on.
+      if (e.cause?.name === "HTTPParserError") return `${where} did not answer like an HTTP server`;
+      if (code === undefined || !/^[A-Z][A-Z0-9_]{0,63}$/.test(code)) return `request to ${where} failed`;
+      if (code.startsWith("ERR_TLS") || code.includes("CERT")) return `TLS handshake with ${where} failed (${code})`;
+      if (code.startsWith("HPE_")) return `${where} did not answer like an HTTP server (${code})`;
+      if (code === "UND_ERR_SOCKET") return `connection to ${where} was closed before an answer`;
+      return `request to ${where} failed (${code})`;
   }
 }
 

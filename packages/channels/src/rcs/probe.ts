@@ -6,6 +6,7 @@
 import { createSign } from "node:crypto";
 import {
   elapsedSince,
+  failedProbe,
   joinUrl,
   jsonOf,
   type ProbeOptions,
@@ -55,13 +56,16 @@ export function serviceAccountAssertion(
   return `${unsigned}.${signature}`;
 }
 
+/** OAuth 2.0's documented error answer (RFC 6749 5.2): an error code and a description, both cut short. */
 function oauthError(status: number, body: string): string {
   const json = jsonOf(body);
-  const error = typeof json?.error === "string" ? json.error : "no error code";
+  const error =
+    typeof json?.error === "string" && /^[\w.-]{1,64}$/.test(json.error) ? json.error : "no OAuth error code";
   const description = typeof json?.error_description === "string" ? `: ${shorten(json.error_description)}` : "";
   return `the token endpoint refused the service-account key (HTTP ${status} ${error}${description})`;
 }
 
+/** Google's documented error object ({ error: { code, message, status } }): its message cut short. */
 function apiError(status: number, body: string): string {
   const error = jsonOf(body)?.error as { message?: unknown; status?: unknown } | undefined;
   const message = typeof error?.message === "string" ? `: ${shorten(error.message)}` : "";
@@ -92,7 +96,7 @@ export async function probeRcs(config: RcsProbeConfig, opts: ProbeOptions = {}):
     },
     opts,
   );
-  if ("error" in token) return fail(token.error);
+  if ("error" in token) return failedProbe(token, elapsedSince(startedAt));
   if (token.status !== 200) return fail(oauthError(token.status, token.body));
   const accessToken = jsonOf(token.body)?.access_token;
   if (typeof accessToken !== "string" || accessToken === "")
@@ -103,7 +107,7 @@ export async function probeRcs(config: RcsProbeConfig, opts: ProbeOptions = {}):
     { method: "GET", headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } },
     opts,
   );
-  if ("error" in api) return fail(api.error);
+  if ("error" in api) return failedProbe(api, elapsedSince(startedAt));
   const host = new URL(config.baseUrl).host;
   const authenticated = `authenticated as ${key.clientEmail}`;
   // The RBM messaging API has no brands listing (the management API does): a 404 there still means the

@@ -1,4 +1,13 @@
 export type {
+  RbmMessageState,
+  RbmSimulator,
+  RbmSimulatorOptions,
+  RbmSimulatorStats,
+  RbmUserMessageInput,
+  ReceivedAgentMessage,
+} from "./rbm";
+export { startRbmSimulator, validateAgentMessage } from "./rbm";
+export type {
   OutcomeMix,
   ReceiptStat,
   SimulatorSubmit,
@@ -7,3 +16,13 @@ export type {
   SmscStats,
 } from "./smsc";
 export { startSmscSimulator } from "./smsc";
+export type {
+  InboundInput,
+  ReceivedSend,
+  TemplateComponentDefinition,
+  WhatsappSimulator,
+  WhatsappSimulatorOptions,
+  WhatsappSimulatorStats,
+  WhatsappTemplateDefinition,
+} from "./whatsapp";
+export { DEMO_TEMPLATES, startWhatsappSimulator, WHATSAPP_ERROR_CATALOG } from "./whatsapp";

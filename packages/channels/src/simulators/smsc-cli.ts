@@ -3,6 +3,7 @@
 //     --throttle 2000 --failure-share 0.01 --receipts on --receipt-delay-ms 200 --mix delivered=0.95,undeliv=0.05
 // Prints one line of counters per second while traffic flows; Ctrl-C / SIGTERM stop it cleanly.
 import { parseArgs } from "node:util";
+import { reportUntilStopped, runCli } from "./cli";
 import { type OutcomeMix, type SmscSimulatorOptions, type SmscStats, startSmscSimulator } from "./smsc";
 
 const usage = `Usage: smsc-cli [options]
@@ -131,33 +132,11 @@ function line(now: SmscStats, before: SmscStats): string {
 async function main(): Promise<void> {
   const sim = await startSmscSimulator(parseOptions());
   process.stdout.write(`SMSC simulator listening on port ${sim.port}\n`);
-  let before = sim.stats();
-  const ticker = setInterval(() => {
-    const now = sim.stats();
-    if (now.submitReceived !== before.submitReceived || now.receiptsSent !== before.receiptsSent) {
-      process.stdout.write(`${line(now, before)}\n`);
-    }
-    before = now;
-  }, 1_000);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(ticker);
-    process.stdout.write(`${signal}: stopping\n`);
-    sim.close().then(
-      () => process.stdout.write(`stopped (${JSON.stringify(sim.stats())})\n`),
-      (err: unknown) => {
-        process.stderr.write(`close failed: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exitCode = 1;
-      },
-    );
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  reportUntilStopped(
+    sim,
+    (now, before) => now.submitReceived !== before.submitReceived || now.receiptsSent !== before.receiptsSent,
+    line,
+  );
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+runCli(main);

@@ -20,6 +20,7 @@ import smpp from "smpp";
 import "./tuning";
 import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, SendOutcome } from "../adapter";
 import { sendFailure, silentLogger } from "../adapter";
+import type { EgressPolicy } from "../egress";
 import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
 import { encodeMessage } from "./encoding";
 import { ESME_RINVCMDID, isThrottleStatus, smppStatus } from "./errors";
@@ -30,6 +31,8 @@ import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeli
 
 export interface SmppAdapterDeps {
   logger?: Logger;
+  /** The channel's host is a tenant admin's input: the workers always pass their egress policy. */
+  egress?: EgressPolicy;
 }
 
 export interface SmppAdapterStats {
@@ -105,7 +108,7 @@ class Fifo<T> {
 }
 
 export function createSmppAdapter(config: SmppConfigInput, deps: SmppAdapterDeps = {}): SmppAdapter {
-  return new SmppAdapterImpl(smppConfigSchema.parse(config), deps.logger ?? silentLogger);
+  return new SmppAdapterImpl(smppConfigSchema.parse(config), deps.logger ?? silentLogger, deps.egress);
 }
 
 class SmppAdapterImpl implements SmppAdapter {
@@ -142,7 +145,11 @@ class SmppAdapterImpl implements SmppAdapter {
     reports: 0,
   };
 
-  constructor(config: SmppConfig, logger: Logger) {
+  constructor(
+    config: SmppConfig,
+    logger: Logger,
+    private readonly egress: EgressPolicy | undefined,
+  ) {
     this.config = config;
     this.logger = logger;
     this.window = config.windowSize;
@@ -158,6 +165,7 @@ class SmppAdapterImpl implements SmppAdapter {
       enquireLinkIntervalMs: config.enquireLinkIntervalMs,
       reconnectInitialMs: config.reconnectInitialMs,
       reconnectMaxMs: config.reconnectMaxMs,
+      egress,
       logger,
       onPdu,
     };
@@ -194,11 +202,14 @@ class SmppAdapterImpl implements SmppAdapter {
   }
 
   test(): Promise<{ ok: boolean; detail: string }> {
-    return probeSmpp(this.config);
+    return probeSmpp(this.config, this.egress ? { egress: this.egress } : {});
   }
 
   send(msg: OutboundMessage): Promise<SendOutcome> {
     if (this.closing) return Promise.resolve(sendFailure("ADAPTER_CLOSED", true, "adapter is closed"));
+    if (msg.kind !== undefined && msg.kind !== "sms") {
+      return Promise.resolve(sendFailure("CONTENT_UNSUPPORTED", false, "SMPP carries SMS only", { reason: "invalid" }));
+    }
     const to = msg.to.startsWith("+") ? msg.to.slice(1) : msg.to;
     if (!/^[0-9]{1,20}$/.test(to)) {
       return Promise.resolve(sendFailure("INVALID_DESTINATION", false, "destination is not an E.164 number"));

@@ -3,6 +3,7 @@
 import type { Socket } from "node:net";
 import smpp from "smpp";
 import type { Logger } from "../adapter";
+import type { EgressPolicy } from "../egress";
 import { smppStatus } from "./errors";
 
 export type BindRole = "transceiver" | "transmitter" | "receiver";
@@ -18,6 +19,8 @@ export interface LinkOptions {
   enquireLinkIntervalMs: number;
   reconnectInitialMs: number;
   reconnectMaxMs: number;
+  /** The host is a tenant admin's input: every connection obeys this (the workers always pass one). */
+  egress?: EgressPolicy | undefined;
   logger: Logger;
   onBound(): void;
   /** The bound session ended (dropped, unbound by the SMSC, or went silent). Not called for never-bound attempts. */
@@ -109,8 +112,14 @@ export class SmppLink {
 
   private connect(): void {
     if (this.stopped) return;
-    const { host, port } = this.options;
-    const session = new smpp.Session({ host, port });
+    const { host, port, egress } = this.options;
+    if (egress && !egress.precheck(host, port)) {
+      this.options.logger.error({ link: this.label }, "smpp host not allowed by the egress policy");
+      this.reconnectLater();
+      return;
+    }
+    // A name is checked on what it resolves to, at each connect (a later answer may point elsewhere).
+    const session = new smpp.Session({ host, port, ...(egress ? { lookup: egress.lookup(port) } : {}) });
     this.session = session;
     session.socket.setNoDelay(true); // corkForTick does the batching; Nagle would only add latency
     this.bindTimer = setTimeout(() => {
@@ -210,6 +219,10 @@ export class SmppLink {
       this.options.logger.warn({ link: this.label }, "smpp link down");
       this.options.onDown();
     }
+    this.reconnectLater();
+  }
+
+  private reconnectLater(): void {
     if (this.stopped) return;
     const { reconnectInitialMs, reconnectMaxMs } = this.options;
     const base = Math.min(reconnectMaxMs, reconnectInitialMs * 2 ** Math.min(this.attempt, 30));

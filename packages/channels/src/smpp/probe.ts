@@ -1,29 +1,51 @@
 // ChannelAdapter.test() for SMPP: binds a fresh session (never the live one) with the configured credentials,
 // unbinds, and says in plain words what happened.
+//
+// The host is a tenant admin's input, so the peer may be any service at all: what it sent is never quoted (a
+// stream that is not SMPP is "did not speak SMPP"), only SMPP's own fields of a real bind response are.
 import smpp from "smpp";
+import { EGRESS_REFUSED_DETAIL, type EgressPolicy, isEgressRefused } from "../egress";
 import type { SmppConfig } from "./config";
 import { smppStatus } from "./errors";
 import type { BindRole } from "./link";
 
 const UNBIND_WAIT_MS = 2_000;
 
-export async function probeSmpp(config: SmppConfig): Promise<{ ok: boolean; detail: string }> {
+export interface SmppProbeOptions {
+  /** Every connection obeys it (the API always passes one). */
+  egress?: EgressPolicy;
+}
+
+export interface SmppProbeResult {
+  ok: boolean;
+  detail: string;
+  /** Set when the egress policy refused the connection: host:port, nothing was sent. */
+  egressRefused?: string;
+}
+
+export async function probeSmpp(config: SmppConfig, opts: SmppProbeOptions = {}): Promise<SmppProbeResult> {
   const roles: BindRole[] = config.bindMode === "transceiver" ? ["transceiver"] : ["transmitter", "receiver"];
   const details: string[] = [];
   for (const role of roles) {
-    const result = await bindOnce(config, role);
+    const result = await bindOnce(config, role, opts.egress);
     if (!result.ok) return result;
     details.push(result.detail);
   }
   return { ok: true, detail: details.join("; ") };
 }
 
-function bindOnce(config: SmppConfig, role: BindRole): Promise<{ ok: boolean; detail: string }> {
+function bindOnce(config: SmppConfig, role: BindRole, egress: EgressPolicy | undefined): Promise<SmppProbeResult> {
   const where = `${config.host}:${config.port}`;
+  const refused: SmppProbeResult = { ok: false, detail: `${EGRESS_REFUSED_DETAIL} (${where})`, egressRefused: where };
+  if (egress && !egress.precheck(config.host, config.port)) return Promise.resolve(refused);
   return new Promise((resolve) => {
     let settled = false;
     let connected = false;
-    const session = new smpp.Session({ host: config.host, port: config.port });
+    const session = new smpp.Session({
+      host: config.host,
+      port: config.port,
+      ...(egress ? { lookup: egress.lookup(config.port) } : {}),
+    });
     const finish = (ok: boolean, detail: string) => {
       if (settled) return;
       settled = true;
@@ -37,7 +59,18 @@ function bindOnce(config: SmppConfig, role: BindRole): Promise<{ ok: boolean; de
     }, config.bindTimeoutMs);
 
     // After finish() these still fire while the session winds down; they only ensure the outcome is reported once.
-    session.on("error", (err: NodeJS.ErrnoException) => finish(false, describeSocketError(err, where)));
+    session.on("error", (err: NodeJS.ErrnoException) => {
+      if (isEgressRefused(err)) {
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(refused);
+        }
+        return;
+      }
+      finish(false, describeSocketError(err, where));
+      session.destroy(); // a peer that sent garbage may keep the socket open
+    });
     session.on("close", () => finish(false, `connection to ${where} closed before bind_${role}_resp`));
     session.on("connect", () => {
       connected = true;
@@ -58,7 +91,7 @@ function bindOnce(config: SmppConfig, role: BindRole): Promise<{ ok: boolean; de
           session.destroy();
           return;
         }
-        finish(true, `bound as ${role} to ${where} (SMSC system_id "${resp.system_id ?? ""}")`);
+        finish(true, `bound as ${role} to ${where} (SMSC system_id "${printable(resp.system_id ?? "", 16)}")`);
         const grace = setTimeout(() => session.destroy(), UNBIND_WAIT_MS);
         session.socket.once("close", () => clearTimeout(grace));
         session.send(new smpp.PDU("unbind"), () => session.close());
@@ -67,7 +100,18 @@ function bindOnce(config: SmppConfig, role: BindRole): Promise<{ ok: boolean; de
   });
 }
 
+/** An SMPP C-Octet String field as shown to people: printable ASCII only, at most its protocol length. */
+function printable(text: string, max: number): string {
+  return text.replace(/[^\x20-\x7e]/g, "?").slice(0, max);
+}
+
+/**
+ * A socket-level failure from our side's view. An error without a system code comes from parsing what the peer
+ * sent (the smpp package's "PDU length was too large (<the peer's first four bytes>...)"), so it is described,
+ * never quoted.
+ */
 function describeSocketError(err: NodeJS.ErrnoException, where: string): string {
+  if (err.code === undefined || !/^E[A-Z0-9_]{1,31}$/.test(err.code)) return `the peer at ${where} did not speak SMPP`;
   switch (err.code) {
     case "ECONNREFUSED":
       return `connection refused by ${where} (nothing listening, or a firewall rejects us)`;
@@ -81,6 +125,6 @@ function describeSocketError(err: NodeJS.ErrnoException, where: string): string 
     case "ECONNRESET":
       return `connection to ${where} was reset by the peer`;
     default:
-      return `connection to ${where} failed: ${err.code ?? err.message}`;
+      return `connection to ${where} failed (${err.code})`;
   }
 }

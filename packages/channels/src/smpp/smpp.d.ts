@@ -1,7 +1,7 @@
 // Minimal typings for the parts of `smpp` 0.5.1 (untyped CommonJS) this package uses.
 declare module "smpp" {
   import type { EventEmitter } from "node:events";
-  import type { Server as NetServer, Socket } from "node:net";
+  import type { LookupFunction, Server as NetServer, Socket } from "node:net";
 
   namespace smpp {
     /** Decoded short_message / message_payload (the package splits the UDH off and decodes the text). */
@@ -42,6 +42,8 @@ declare module "smpp" {
       host?: string;
       port?: number;
       socket?: Socket;
+      /** Passed to net.connect with host and port. */
+      lookup?: LookupFunction;
     }
 
     class Session extends EventEmitter {

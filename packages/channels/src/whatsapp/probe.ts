@@ -3,6 +3,7 @@
 // 200 proves the token is valid and may use that number.
 import {
   elapsedSince,
+  failedProbe,
   joinUrl,
   jsonOf,
   type ProbeOptions,
@@ -18,11 +19,14 @@ export interface WhatsappProbeConfig {
   accessToken: string;
 }
 
-/** The Graph API's error object ({ error: { message, code, type } }) as a sentence. */
+/**
+ * The Graph API's documented error object ({ error: { message, code, type } }) as a sentence: its message cut
+ * short and a numeric code; any other answer (an HTML page, another service) is not quoted.
+ */
 function graphError(status: number, body: string): string {
   const error = jsonOf(body)?.error as { message?: unknown; code?: unknown } | undefined;
-  const message = typeof error?.message === "string" ? shorten(error.message) : "no error message";
-  const code = error?.code === undefined ? "" : ` (code ${String(error.code)})`;
+  const message = typeof error?.message === "string" ? shorten(error.message) : "no Graph API error message";
+  const code = Number.isSafeInteger(error?.code) ? ` (code ${String(error?.code)})` : "";
   return `the Graph API answered HTTP ${status}: ${message}${code}`;
 }
 
@@ -36,7 +40,7 @@ export async function probeWhatsapp(config: WhatsappProbeConfig, opts: ProbeOpti
     opts,
   );
   const latencyMs = elapsedSince(startedAt);
-  if ("error" in answer) return { ok: false, detail: answer.error, latencyMs };
+  if ("error" in answer) return failedProbe(answer, latencyMs);
   if (answer.status !== 200) return { ok: false, detail: graphError(answer.status, answer.body), latencyMs };
   const phone = jsonOf(answer.body);
   const name = typeof phone?.verified_name === "string" ? ` "${shorten(phone.verified_name, 100)}"` : "";

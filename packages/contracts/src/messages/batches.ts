@@ -12,6 +12,14 @@ export const batchMessages = {
   },
   "entity.batch": { zh: "任务", en: "batch" },
   // submission
+  "batch.whatsapp_window_closed": {
+    zh: "{count} 个号码在 24 小时内没有发来消息，WhatsApp 只允许向其发送已批准的模板，未扣费",
+    en: "{count} numbers have not written in the last 24 hours: WhatsApp only lets approved templates reach them; nothing was charged",
+  },
+  "batch.screening_unavailable": {
+    zh: "产品「{product}」暂不支持号码筛查：其通道无法检测号码可达性，未扣费",
+    en: "screening is not available for product {product}: its channel cannot check whether numbers can receive; nothing was charged",
+  },
   "batch.product_required": {
     zh: "请指定产品（productId 或 productCode）",
     en: "name the product (productId or productCode)",

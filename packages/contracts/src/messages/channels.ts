@@ -11,6 +11,10 @@ export const channelMessages = {
     zh: "字段 {field} 应为 Google 服务账号密钥（包含 client_email 与 private_key 的 JSON）",
     en: "field {field} must be a Google service-account key (JSON with client_email and private_key)",
   },
+  "channel.egress_refused": {
+    zh: "出站策略不允许连接该地址（{host}）",
+    en: "address not allowed by the egress policy ({host})",
+  },
   "channel.product_mismatch": {
     zh: "通道「{channel}」承载产品代码 {channelCode}，与产品「{product}」（{productCode}）不符",
     en: "channel {channel} carries product code {channelCode}, but product {product} is {productCode}",

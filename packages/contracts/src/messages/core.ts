@@ -18,6 +18,14 @@ export const coreMessages = {
   "error.tenant_unknown": { zh: "无法识别所属平台", en: "unknown platform (tenant)" },
   "error.tenant_required": { zh: "请通过 tenant-id 请求头指定平台", en: "name the tenant with the tenant-id header" },
   "error.not_found": { zh: "{entity}不存在", en: "{entity} not found" },
+  "error.bad_request": { zh: "请求格式不正确", en: "malformed request" },
+  "error.concurrent_change": {
+    zh: "数据已被其他操作修改，请刷新后重试",
+    en: "someone else changed this at the same time; reload and try again",
+  },
+  "error.uri_too_long": { zh: "请求地址过长", en: "request URL too long" },
+  "error.headers_too_large": { zh: "请求头或地址过长", en: "request headers or URL too large" },
+  "error.request_timeout": { zh: "请求超时", en: "request timed out" },
   // validation
   "validation.required": { zh: "字段 {field} 为必填项", en: "field {field} is required" },
   "validation.type": { zh: "字段 {field} 类型错误，应为 {expected}", en: "field {field} must be a {expected}" },
@@ -31,6 +39,10 @@ export const coreMessages = {
   "validation.enum": { zh: "字段 {field} 取值无效，可选：{options}", en: "field {field} must be one of: {options}" },
   "validation.unknown_key": { zh: "不支持的字段 {field}", en: "unknown field {field}" },
   "validation.invalid": { zh: "字段 {field} 无效", en: "field {field} is invalid" },
+  "validation.nul": {
+    zh: "字段 {field} 含有不允许的空字符（NUL）",
+    en: "field {field} contains a NUL character, which is not allowed",
+  },
   "validation.money": {
     zh: "字段 {field} 应为不超过 {decimals} 位小数的正数金额",
     en: "field {field} must be a positive amount with at most {decimals} decimals",
@@ -46,11 +58,8 @@ export const coreMessages = {
   "auth.username_taken": { zh: "用户名已被使用", en: "this username is already taken" },
   "auth.old_password_wrong": { zh: "原密码错误", en: "the old password is wrong" },
   "auth.password_same": { zh: "新密码不能与原密码相同", en: "the new password must differ from the old one" },
-  "auth.password_weak": {
-    zh: "密码至少 8 位，且须同时包含字母和数字",
-    en: "the password needs at least 8 characters with both letters and digits",
-  },
   // entities (for error.not_found)
   "entity.user": { zh: "用户", en: "user" },
+  "entity.record": { zh: "记录", en: "record" },
   "entity.tenant": { zh: "平台", en: "tenant" },
 } as const satisfies Record<string, Record<Lang, string>>;

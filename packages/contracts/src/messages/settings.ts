@@ -14,9 +14,21 @@ export const settingsMessages = {
     zh: "国家代码 {country} 不存在",
     en: "unknown country code {country}",
   },
-  "website.host_taken": {
-    zh: "域名 {host} 已被使用",
-    en: "the host {host} is already in use",
+  "website.host_unavailable": {
+    zh: "该域名不可用，请换一个，或联系平台运营方",
+    en: "this host is not available; choose another or contact the platform operator",
+  },
+  "website.host_held": {
+    zh: "域名 {host} 已被平台 {tenant} 的网站配置 #{id} 使用，请先修改或删除该配置",
+    en: "the host {host} is used by website config #{id} of tenant {tenant}; change or delete that config first",
+  },
+  "website.logo_missing": {
+    zh: "Logo 文件不存在，请重新上传",
+    en: "the logo file does not exist (any more); upload it again",
+  },
+  "website.logos_pending_too_many": {
+    zh: "已上传但未使用的 Logo 过多（{max} 个），请先保存配置或稍后再试",
+    en: "too many uploaded logos are not used by any config yet ({max}); save a config first or try later",
   },
   "website.logo_foreign": {
     zh: "Logo 必须是本平台上传的图片",

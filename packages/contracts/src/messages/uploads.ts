@@ -11,4 +11,29 @@ export const uploadsMessages = {
     zh: "文件 {field} 的类型不支持，仅支持：{kinds}",
     en: "file {field} is not of an accepted type ({kinds})",
   },
+  // XLSX workbooks (batch files): the reader's bounds, each refused with its own reason
+  "upload.xlsx_too_many_entries": {
+    zh: "XLSX 文件内含的文件超过 {max} 个，不像是工作簿",
+    en: "the XLSX file holds more than {max} entries; it does not look like a workbook",
+  },
+  "upload.xlsx_too_large": {
+    zh: "XLSX 文件解压后超过 {max} MB",
+    en: "the XLSX file unpacks to more than {max} MB",
+  },
+  "upload.xlsx_ratio": {
+    zh: "XLSX 文件的压缩率异常（解压后超过原大小的 {ratio} 倍），疑似压缩炸弹",
+    en: "the XLSX file unpacks to more than {ratio} times its packed size; it is refused as a possible zip bomb",
+  },
+  "upload.xlsx_element_too_large": {
+    zh: "XLSX 文件中有超过 {max} 个字符的单元格或元素",
+    en: "the XLSX file holds a cell or element of more than {max} characters",
+  },
+  "upload.xlsx_too_many_strings": {
+    zh: "XLSX 文件的共享文本超过 {max} 条或 {chars} 个字符",
+    en: "the XLSX file holds more than {max} shared texts or {chars} characters of them",
+  },
+  "upload.xlsx_row_too_wide": {
+    zh: "XLSX 文件第 {row} 行的单元格超过 {max} 个",
+    en: "row {row} of the XLSX file has more than {max} cells",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;

@@ -38,4 +38,17 @@ export const usersMessages = {
     en: "the agent still has {count} website configs; remove them first",
   },
   "entity.agent": { zh: "代理商", en: "agent" },
+  // password policy (docs/decisions.md): every password set through the API
+  "password.too_common": {
+    zh: "这个密码太常见了，常用密码列表里就有它或它的变体，请换一个",
+    en: "this password is too common (it or a variant of it is on lists of popular passwords); choose another",
+  },
+  "password.contains_username": {
+    zh: "密码不能包含用户名",
+    en: "the password must not contain the username",
+  },
+  "password.too_guessable": {
+    zh: "这个密码太容易被猜到，请换一个更长的，例如几个不相关的词组合",
+    en: "this password is too easy to guess; make it longer, for example a few unrelated words",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;

@@ -6,8 +6,10 @@ import {
   registerBody,
   userInfo,
 } from "@switchboard/contracts";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { AppError } from "../../lib/errors";
 import { principalOf } from "../../plugins/auth";
 import { requirePublicTenant, resolvePublicTenant } from "../website/website.service";
 import { changeOwnPassword, userInfo as loadUserInfo, login, register, resetPassword } from "./auth.service";
@@ -15,8 +17,15 @@ import { changeOwnPassword, userInfo as loadUserInfo, login, register, resetPass
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const sign = app.signToken;
-  // Per-IP limit on every sign-in route (the per-account lock lives in the service).
-  const rateLimit = { max: deps.config.LOGIN_IP_PER_MINUTE, timeWindow: 60_000 };
+  // One per-IP budget shared by every route that checks a password or tells whether a username exists (both
+  // sign-ins, registration, a change of one's own password): one counter, not one per route (IPv6 addresses
+  // count per /56, as @fastify/rate-limit groups them). The per-account lock lives in the service.
+  const ipBudget = app.createRateLimit({ max: deps.config.LOGIN_IP_PER_MINUTE, timeWindow: 60_000 });
+  const limitPerIp = async (req: FastifyRequest) => {
+    const r = await ipBudget(req);
+    if (!r.isAllowed && r.isExceeded)
+      throw new AppError(429, "error.rate_limited", { retryAfter: Math.max(1, r.ttlInSeconds) });
+  };
 
   // Customers sign in through /auth/login (customer app /login, RCS portal /control/login); staff through
   // /auth/staff/login (/system/login, /backend/login). A super admin signs in without a tenant; everyone else
@@ -28,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const [url, area, summary] of signInRoutes) {
     app.post(
       url,
-      { config: { rateLimit }, schema: { tags: ["auth"], summary, body: loginBody, response: { 200: loginResult } } },
+      { onRequest: limitPerIp, schema: { tags: ["auth"], summary, body: loginBody, response: { 200: loginResult } } },
       async (req) => {
         const tenant = await resolvePublicTenant(deps.prisma, req);
         return login(deps, sign, {
@@ -45,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/auth/register",
     {
-      config: { rateLimit },
+      onRequest: limitPerIp,
       schema: {
         tags: ["auth"],
         summary: "Customer registration; lands under the agent whose website config matches the host, else the tenant",
@@ -114,6 +123,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const p = principalOf(req);
       const { userId, oldPassword, newPassword } = req.body;
       if (userId !== undefined && userId !== p.userId) return resetPassword(deps, p, userId, newPassword);
+      // The old password is a guess like a sign-in's (a stolen session must not become a way to try more).
+      await limitPerIp(req);
       const result = await changeOwnPassword(deps, sign, p.userId, oldPassword, newPassword);
       await app.revokeToken(p);
       return result;

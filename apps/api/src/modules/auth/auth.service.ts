@@ -12,21 +12,17 @@ import {
   type UserInfo,
   UserType,
 } from "@switchboard/contracts";
-import { hashPassword, Prisma, verifyPassword } from "@switchboard/db";
+import { type Db, hashPassword, Prisma, verifyPassword } from "@switchboard/db";
 import type { Deps } from "../../deps";
 import { AppError, conflict, forbidden, notFound } from "../../lib/errors";
 import { findManagedUser } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { type LoginArea, type LoginAttempt, writeLoginLog } from "./login-log";
+import { type LoginArea, type LoginAttempt, type LoginFailure, writeLoginLog } from "./login-log";
+import { requireAcceptablePassword, tenantWords } from "./password-policy";
 
 /** A hash of a random string: verifying against it when no account matches costs the same time as a real check. */
 let dummyHash: Promise<string> | undefined;
 const dummy = () => (dummyHash ??= hashPassword(randomUUID()));
-
-/** Letters and digits, 8..128 characters (length is checked by the contract). */
-export function isStrongPassword(pw: string): boolean {
-  return /[A-Za-z]/.test(pw) && /\d/.test(pw);
-}
 
 const userInfoSelect = {
   id: true,
@@ -70,8 +66,31 @@ type Signer = (u: { id: number; tenantId: number | null; type: number; tokenVers
   expiresAt: Date;
 };
 
-function failureKey(prefix: string, area: LoginArea, tenantId: number | null, username: string) {
-  return `${prefix}login:fail:${area}:${tenantId ?? 0}:${username.toLowerCase()}`;
+/**
+ * Failed password checks of one account, whichever route checked it (customer or staff sign-in, the old
+ * password of a change) and whichever tenant-id header came with it: one lock per account.
+ */
+export function accountLockKey(prefix: string, userId: number) {
+  return `${prefix}login:fail:user:${userId}`;
+}
+
+/**
+ * Guesses at a username no account has: counted and locked like an account's, so a lock tells nothing about
+ * whether the account exists. Staff names are counted across tenants, as a super admin's are (a super admin
+ * is found under every tenant's header): otherwise a lock seen under a second tenant would single one out.
+ */
+function unknownNameKey(prefix: string, area: LoginArea, tenantId: number | null, username: string) {
+  const scope = area === "staff" ? "*" : String(tenantId ?? 0);
+  return `${prefix}login:fail:name:${area}:${scope}:${username.toLowerCase()}`;
+}
+
+/** The sign-in-log row of an attempt on an account: under the account's own tenant (none for a super admin). */
+function onAccount(attempt: LoginAttempt, account: { id: number; tenantId: number | null }): LoginAttempt {
+  return { ...attempt, userId: account.id, tenantId: account.tenantId };
+}
+
+async function writeLoginLogs(db: Db, attempts: LoginAttempt[], failure: LoginFailure) {
+  for (const a of attempts) await writeLoginLog(db, a, failure);
 }
 
 export interface LoginInput extends LoginBody {
@@ -96,18 +115,6 @@ export async function login(deps: Deps, sign: Signer, input: LoginInput) {
     throw new AppError(400, "error.tenant_unknown");
   }
 
-  // Per-account lock: after N failures the account refuses sign-in for the window, whatever the IP.
-  const key = failureKey(config.REDIS_PREFIX, input.area, input.tenantId, input.username);
-  const failures = Number((await redis.get(key)) ?? 0);
-  if (failures >= config.LOGIN_ACCOUNT_MAX_FAILURES) {
-    const ttl = await redis.ttl(key);
-    await writeLoginLog(prisma, attempt, "locked");
-    throw new AppError(429, "auth.too_many_attempts", {
-      minutes: Math.max(1, Math.ceil(ttl / 60)),
-      retryAfter: Math.max(1, ttl),
-    });
-  }
-
   const staffTypes = [UserType.ADMIN, UserType.AGENT];
   const candidates = await prisma.user.findMany({
     where:
@@ -125,8 +132,30 @@ export async function login(deps: Deps, sign: Signer, input: LoginInput) {
     take: 2,
   });
 
+  // Per-account lock: after N failures the account refuses sign-in for the window, whatever the IP.
+  const keys =
+    candidates.length > 0
+      ? candidates.map((c) => accountLockKey(config.REDIS_PREFIX, c.id))
+      : [unknownNameKey(config.REDIS_PREFIX, input.area, input.tenantId, input.username)];
+  const counts = (await redis.mget(keys)).map((v) => Number(v ?? 0));
+  const isOpen = (i: number) => (counts[i] ?? 0) < config.LOGIN_ACCOUNT_MAX_FAILURES;
+  const open = candidates.filter((_, i) => isOpen(i));
+  if (candidates.length > 0 ? open.length === 0 : !isOpen(0)) {
+    const ttl = Math.max(...(await Promise.all(keys.map((k) => redis.ttl(k)))));
+    // Each account's row goes to its own tenant's log: a super admin's never to the tenant named by the header.
+    await writeLoginLogs(
+      prisma,
+      candidates.length > 0 ? candidates.map((c) => onAccount(attempt, c)) : [attempt],
+      "locked",
+    );
+    throw new AppError(429, "auth.too_many_attempts", {
+      minutes: Math.max(1, Math.ceil(ttl / 60)),
+      retryAfter: Math.max(1, ttl),
+    });
+  }
+
   let user: (typeof candidates)[number] | undefined;
-  for (const c of candidates) {
+  for (const c of open) {
     if (await verifyPassword(c.passwordHash, input.password)) {
       user = c;
       break;
@@ -135,19 +164,24 @@ export async function login(deps: Deps, sign: Signer, input: LoginInput) {
   if (candidates.length === 0) await verifyPassword(await dummy(), input.password);
 
   if (!user) {
-    await redis.multi().incr(key).expire(key, config.LOGIN_ACCOUNT_WINDOW_SECONDS).exec();
-    await writeLoginLog(prisma, { ...attempt, userId: candidates[0]?.id ?? null }, "bad_credentials");
+    const failed = candidates.length > 0 ? open.map((c) => accountLockKey(config.REDIS_PREFIX, c.id)) : keys;
+    const tx = redis.multi();
+    for (const k of failed) tx.incr(k).expire(k, config.LOGIN_ACCOUNT_WINDOW_SECONDS);
+    await tx.exec();
+    await writeLoginLogs(
+      prisma,
+      candidates.length > 0 ? open.map((c) => onAccount(attempt, c)) : [attempt],
+      "bad_credentials",
+    );
     // HTTP 401 but envelope code 1: the client shows the message instead of treating it as a lost session.
     throw new AppError(401, "auth.bad_credentials", {}, 1);
   }
-  attempt.userId = user.id;
-  attempt.tenantId = user.tenantId;
   if (user.status !== AccountStatus.NORMAL) {
-    await writeLoginLog(prisma, attempt, "frozen");
+    await writeLoginLog(prisma, onAccount(attempt, user), "frozen");
     throw new AppError(403, "auth.frozen");
   }
 
-  await redis.del(key);
+  await redis.del(accountLockKey(config.REDIS_PREFIX, user.id));
   await prisma.$transaction([
     prisma.user.update({
       where: { id: user.id },
@@ -180,7 +214,10 @@ export async function register(deps: Deps, sign: Signer, input: RegisterInput) {
   const { prisma } = deps;
   const setting = await prisma.tenantSetting.findUnique({ where: { tenantId: input.tenantId } });
   if (setting && !setting.registrationOpen) throw new AppError(403, "auth.registration_closed");
-  if (!isStrongPassword(input.password)) throw new AppError(400, "auth.password_weak");
+  await requireAcceptablePassword(input.password, {
+    username: input.username,
+    related: [...(await tenantWords(prisma, input.tenantId)), input.email, input.company, input.nickname],
+  });
 
   const passwordHash = await hashPassword(input.password);
   try {
@@ -229,7 +266,10 @@ export async function userInfo(deps: Deps, userId: number): Promise<UserInfo> {
   return toUserInfo(u);
 }
 
-/** Changes the caller's own password; every other session of the user ends (tokenVersion bump). */
+/**
+ * Changes the caller's own password; every other session of the user ends (tokenVersion bump). A wrong old
+ * password counts against the account's sign-in lock: a stolen session must not become a way to guess it.
+ */
 export async function changeOwnPassword(
   deps: Deps,
   sign: Signer,
@@ -237,13 +277,38 @@ export async function changeOwnPassword(
   oldPassword: string | undefined,
   newPassword: string,
 ) {
-  const { prisma } = deps;
+  const { prisma, redis, config } = deps;
   if (oldPassword === undefined) throw new AppError(400, "validation.required", { field: "oldPassword" });
-  const u = await prisma.user.findUnique({ where: { id: userId }, select: { passwordHash: true, tokenVersion: true } });
+  const u = await prisma.user.findUnique({
+    where: { id: userId },
+    select: {
+      username: true,
+      tenantId: true,
+      email: true,
+      company: true,
+      nickname: true,
+      passwordHash: true,
+      tokenVersion: true,
+    },
+  });
   if (!u) throw notFound("entity.user");
-  if (!(await verifyPassword(u.passwordHash, oldPassword))) throw new AppError(400, "auth.old_password_wrong");
+  const lockKey = accountLockKey(config.REDIS_PREFIX, userId);
+  if (Number((await redis.get(lockKey)) ?? 0) >= config.LOGIN_ACCOUNT_MAX_FAILURES) {
+    const ttl = await redis.ttl(lockKey);
+    throw new AppError(429, "auth.too_many_attempts", {
+      minutes: Math.max(1, Math.ceil(ttl / 60)),
+      retryAfter: Math.max(1, ttl),
+    });
+  }
+  if (!(await verifyPassword(u.passwordHash, oldPassword))) {
+    await redis.multi().incr(lockKey).expire(lockKey, config.LOGIN_ACCOUNT_WINDOW_SECONDS).exec();
+    throw new AppError(400, "auth.old_password_wrong");
+  }
   if (oldPassword === newPassword) throw new AppError(400, "auth.password_same");
-  if (!isStrongPassword(newPassword)) throw new AppError(400, "auth.password_weak");
+  await requireAcceptablePassword(newPassword, {
+    username: u.username,
+    related: [...(await tenantWords(prisma, u.tenantId)), u.email, u.company, u.nickname],
+  });
   const passwordHash = await hashPassword(newPassword);
   // Conditional on the version read above: a concurrent change makes this one fail instead of both winning.
   const updated = await prisma.user.updateManyAndReturn({
@@ -253,6 +318,7 @@ export async function changeOwnPassword(
   });
   const user = updated[0];
   if (!user) throw conflict("auth.old_password_wrong");
+  await redis.del(lockKey);
   const { token, expiresAt } = sign(user);
   return { token, expiresAt: expiresAt.toISOString(), user: toUserInfo(user) };
 }
@@ -270,15 +336,24 @@ export async function resetPassword(
 ): Promise<PasswordResetResult> {
   const { prisma, redis, config } = deps;
   if (!STAFF_TYPES.includes(p.type)) throw forbidden();
-  if (!isStrongPassword(newPassword)) throw new AppError(400, "auth.password_weak");
-  const target = await findManagedUser(prisma, p, userId, { id: true, type: true, tenantId: true, username: true });
+  const target = await findManagedUser(prisma, p, userId, {
+    id: true,
+    tenantId: true,
+    username: true,
+    email: true,
+    company: true,
+    nickname: true,
+  });
+  await requireAcceptablePassword(newPassword, {
+    username: target.username,
+    related: [...(await tenantWords(prisma, target.tenantId)), target.email, target.company, target.nickname],
+  });
   const passwordHash = await hashPassword(newPassword);
   const updated = await prisma.user.updateMany({
     where: { id: target.id, deletedAt: null },
     data: { passwordHash, tokenVersion: { increment: 1 } },
   });
   if (updated.count === 0) throw notFound("entity.user");
-  const area: LoginArea = target.type === UserType.USER ? "customer" : "staff";
-  await redis.del(failureKey(config.REDIS_PREFIX, area, target.tenantId, target.username));
+  await redis.del(accountLockKey(config.REDIS_PREFIX, target.id));
   return { userId: target.id };
 }

@@ -29,6 +29,7 @@ import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, sendCsv, uploadReceiver } from "./batch-http";
 import { bullBatchJobs } from "./batch-jobs";
 import { developerApiRoutes } from "./developer-api.routes";
+import { disconnectSignal } from "./file-summary";
 import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
 import { preSubmit, preSubmitFile } from "./pre.service";
 import { submitBatch, submitFileBatch } from "./submit.service";
@@ -154,8 +155,15 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: submitPreResult },
       },
     },
-    async (req) =>
-      preSubmitFile(deps, principalOf(req).userId, uploadReceiver(deps, req), requestLang(req), new Date()),
+    async (req, reply) =>
+      preSubmitFile(
+        deps,
+        principalOf(req).userId,
+        uploadReceiver(deps, req),
+        requestLang(req),
+        new Date(),
+        disconnectSignal(reply),
+      ),
   );
 
   // ---------------------------------------------------------------- review, cancel, terminate

@@ -143,6 +143,19 @@ export function assertContentFits(product: BatchProduct, content: BatchContent):
     throw badRequest("batch.content_product_mismatch", { content: content.product, product: product.code });
 }
 
+/**
+ * Screening (task type 1) checks which numbers can receive and delivers nothing. Until the workers run a
+ * product's reachability check (RCS capabilities, an SMS HLR lookup, a WhatsApp contacts check), screening is
+ * refused for it here, before anything is charged: a screening batch must never reach a phone.
+ */
+export function assertTaskSupported(product: BatchProduct, taskType: number): void {
+  if (taskType === TaskType.SCREENING && !SCREENING_PRODUCTS.has(product.code))
+    throw badRequest("batch.screening_unavailable", { product: product.name });
+}
+
+/** Products whose screening the workers run (none yet: see assertTaskSupported). */
+const SCREENING_PRODUCTS: ReadonlySet<number> = new Set<number>();
+
 /** Chargeable units per number: SMS segments for messages, one for WS, RCS and screening. */
 export function unitsPerNumber(taskType: number, content: BatchContent | undefined): number {
   if (taskType === TaskType.SCREENING || !content) return 1;

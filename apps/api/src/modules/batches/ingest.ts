@@ -6,7 +6,8 @@
 // Outcomes:
 //   - done: status 11 (review needed) or 20 (dispatch enqueued, delayed until the schedule); the file removed;
 //   - the batch can never be made (no valid number, balance short, product paused, authentication lapsed, file
-//     unreadable or missing): 11 -> 13 with the reason (a message key, translated when read), nothing charged;
+//     refused by the reader - empty, no number column, too many numbers, a bad XLSX... - or missing): 11 -> 13
+//     with the reason (a message key, translated when read), nothing charged;
 //   - cancelled or rejected meanwhile: nothing written, the file removed;
 //   - anything else (database or Redis down) throws, and the job is retried: nothing was written.
 // Running it twice is harmless: a batch whose file was already read is left alone.
@@ -45,6 +46,7 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   const customer = await loadCustomer(prisma, batch.userId);
   try {
     assertMaySubmit(customer, new Date());
+    if (batch.totalCount === 0) await countFile(deps, batchId, filePath);
     const rules = await loadTenantRules(prisma, customer.tenantId);
     const sorted = new NumberSorter(numberReading({ customer, rules }));
     const spec: BatchSpec = {
@@ -67,7 +69,12 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       rules,
       target: { kind: "ingest", batchId, spec },
       sorted,
-      read: (added) => readFile(deps, filePath, sorted, added),
+      read: async (added) => {
+        await readFile(deps, filePath, (raw) => {
+          sorted.add(raw);
+          added();
+        });
+      },
       onProgress: async (written) => {
         if (saving !== null || (written - saved < PROGRESS_EVERY && written < sorted.total)) return;
         saved = written;
@@ -97,16 +104,28 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   }
 }
 
-async function readFile(deps: IngestDeps, filePath: string, sorted: NumberSorter, added: () => void) {
+async function readFile(deps: IngestDeps, filePath: string, onNumber: (raw: string) => void): Promise<number> {
   try {
-    await readNumberFile(storedPath(deps.uploadDir, filePath), (raw) => {
-      sorted.add(raw);
-      added();
-    });
+    return await readNumberFile(storedPath(deps.uploadDir, filePath), onNumber);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new AppError(409, "batch.ingest_file_missing");
     throw err;
   }
+}
+
+/**
+ * A file larger than the upload request reads (number-file.ts, REQUEST_READ_BYTES) arrives uncounted
+ * (totalCount 0): it is read once here first, so the batch shows its totalCount (the base of its progress)
+ * while its numbers are written, and a file refused as a whole (no number column, no number, too many, an XLSX
+ * bound) is refused before anything is written. The price is one more read: about 0.4 s per million text
+ * lines, about as long as the parse itself for an XLSX sheet.
+ */
+async function countFile(deps: IngestDeps, batchId: bigint, filePath: string): Promise<void> {
+  const totalCount = await readFile(deps, filePath, () => {});
+  await deps.prisma.messageBatch.updateMany({
+    where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
+    data: { totalCount },
+  });
 }
 
 /** 11 -> 13 with the reason (read in each reader's language); nothing was charged, so nothing is refunded. */

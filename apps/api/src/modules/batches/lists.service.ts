@@ -110,6 +110,8 @@ const recipientSelect = {
   errorCode: true,
   sentAt: true,
   receivedAt: true,
+  readAt: true,
+  fallbackFrom: true,
 } satisfies Prisma.RecipientSelect;
 
 type RecipientRecord = Prisma.RecipientGetPayload<{ select: typeof recipientSelect }>;
@@ -139,6 +141,8 @@ function toRecipientRow(r: RecipientRecord, staff: boolean) {
     errorCode: r.errorCode,
     sentAt: r.sentAt?.toISOString() ?? null,
     receivedAt: r.receivedAt?.toISOString() ?? null,
+    readAt: r.readAt?.toISOString() ?? null,
+    fellBackToSms: r.fallbackFrom !== null,
   };
 }
 
@@ -246,7 +250,12 @@ export async function exportRecipients(
   return { fileName: `batch-${id}-recipients.csv`, stream };
 }
 
-const REJECT_REASON_NAMES: Record<number, string> = { 1: "invalid", 2: "duplicate", 3: "country_not_served" };
+const REJECT_REASON_NAMES: Record<number, string> = {
+  1: "invalid",
+  2: "duplicate",
+  3: "country_not_served",
+  4: "whatsapp_window_closed",
+};
 
 export async function exportRejected(db: Db, p: Principal, batchId: string): Promise<CsvExport> {
   const id = BigInt(batchId);

@@ -17,15 +17,17 @@ import {
   BatchStatus,
   canTransition,
   contentText,
+  MAX_BALANCE_UNITS,
   type MessageKey,
+  ProductCode,
   RejectReason,
 } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
-import { applyBalanceChange, LEDGER_TX_OPTIONS } from "../finance/ledger";
+import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
-import { type BatchQuote, quoteBatch } from "./quote";
+import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
 import { needsReview } from "./review";
 
 /** Rows per INSERT statement. */
@@ -85,7 +87,7 @@ class CountryPricing {
 
   constructor(
     private readonly db: Prisma.TransactionClient,
-    private readonly ask: { customerId: number; productId: number; units: number },
+    readonly ask: { customerId: number; productId: number; units: number; fallback: FallbackAsk | null },
   ) {}
 
   async cover(codes: Iterable<string>): Promise<void> {
@@ -105,6 +107,8 @@ class RecipientWriter {
   valid = 0;
   cost = 0n;
   readonly notServedRaw: string[] = [];
+  /** WhatsApp free-form text to numbers without an open 24-hour customer-service window (reason 4). */
+  readonly windowClosedRaw: string[] = [];
   /** Why the first not-served country is not served (for a single number's answer). */
   notServedReason: MessageKey | null = null;
   private taken = 0;
@@ -118,6 +122,8 @@ class RecipientWriter {
     private readonly sorted: NumberSorter,
     readonly pricing: CountryPricing,
     private readonly progress: (n: number) => Promise<void>,
+    /** WhatsApp allows free-form text only inside a user's 24-hour window (an inbound message opened it). */
+    private readonly needsOpenWindow: boolean,
   ) {}
 
   /** Queues every whole chunk sorted so far (all of it when `all`); throws once a write has failed. */
@@ -141,13 +147,41 @@ class RecipientWriter {
     await this.chain;
   }
 
+  /**
+   * The numbers of rows [from, to) whose user wrote to the channel that would carry them within the last 24
+   * hours: only they may get free-form WhatsApp text (WhatsApp refuses the others with 131047, after we would have
+   * taken the customer's money). One indexed probe per chunk: inbound_messages (channelId, phone, receivedAt).
+   */
+  private async openWindows(from: number, to: number): Promise<Set<string>> {
+    const { phones, countries } = this.sorted;
+    const channelIds = new Set<number>();
+    for (let i = from; i < to; i++) {
+      const q = this.pricing.quote.countries.get(countries[i] as string);
+      if (q?.served) channelIds.add(q.channelId);
+    }
+    if (channelIds.size === 0) return new Set();
+    const rows = await this.tx.$queryRaw<Array<{ phone: string }>>`
+      SELECT DISTINCT phone FROM inbound_messages
+      WHERE "channelId" = ANY(${[...channelIds]}::int[])
+        AND phone = ANY(string_to_array(${phones.slice(from, to).join(",")}, ','))
+        AND "receivedAt" > now() - interval '24 hours'`;
+    return new Set(rows.map((r) => r.phone));
+  }
+
   private async write(from: number, to: number): Promise<void> {
     const { phones, countries } = this.sorted;
     await this.pricing.cover(countries.slice(from, to));
+    const open = this.needsOpenWindow ? await this.openWindows(from, to) : null;
     // Country, channel and price travel once per country of the statement; each row carries the index (1-based).
     // The numbers (E.164: digits and "+") and indexes go as one comma-joined text each: quoting 10,000 array
     // elements one by one on our side and parsing them on the server's was a tenth of the ingest.
-    const served = { codes: [] as string[], channelIds: [] as number[], prices: [] as string[] };
+    const served = {
+      codes: [] as string[],
+      channelIds: [] as number[],
+      prices: [] as string[],
+      primary: [] as Array<string | null>,
+      fallback: [] as Array<string | null>,
+    };
     const at = new Map<string, number>();
     const rows = { phones: [] as string[], country: [] as number[] };
     for (let i = from; i < to; i++) {
@@ -159,11 +193,17 @@ class RecipientWriter {
         this.notServedReason ??= q?.reason ?? "price.country_not_served";
         continue;
       }
+      if (open && !open.has(phones[i] as string)) {
+        this.windowClosedRaw.push(phones[i] as string);
+        continue;
+      }
       let k = at.get(code);
       if (k === undefined) {
         served.codes.push(code);
         served.channelIds.push(q.channelId);
         served.prices.push(q.price.toString());
+        served.primary.push(q.primaryPrice?.toString() ?? null);
+        served.fallback.push(q.fallbackPrice?.toString() ?? null);
         k = served.codes.length;
         at.set(code, k);
       }
@@ -171,11 +211,16 @@ class RecipientWriter {
       rows.country.push(k);
       this.cost += q.price;
     }
+    // A cost past what any balance may hold cannot be afforded: 402 like any short balance, before a price or sum
+    // beyond the BIGINT columns reaches a statement (prices set before their bound could make one).
+    if (this.cost > MAX_BALANCE_UNITS) throw await unaffordable(this.tx, this.pricing.ask.customerId);
     if (rows.phones.length > 0) {
       await this.tx.$executeRaw`
-        INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price)
+        INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
+                                "fallbackPrice")
         SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[r.k], (${served.channelIds}::int[])[r.k],
-               ${this.units}::smallint, (${served.prices}::bigint[])[r.k]
+               ${this.units}::smallint, (${served.prices}::bigint[])[r.k], (${served.primary}::bigint[])[r.k],
+               (${served.fallback}::bigint[])[r.k]
         FROM unnest(string_to_array(${rows.phones.join(",")}, ','), string_to_array(${rows.country.join(",")}, ',')::int[])
           AS r(p, k)`;
       this.valid += rows.phones.length;
@@ -245,23 +290,34 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       } else {
         id = target.batchId;
       }
-      const pricing = new CountryPricing(tx, { customerId: customer.id, productId: spec.productId, units: spec.units });
-      const recipients = new RecipientWriter(tx, id, spec.units, sorted, pricing, progress);
+      const pricing = new CountryPricing(tx, {
+        customerId: customer.id,
+        productId: spec.productId,
+        units: spec.units,
+        fallback: await fallbackAsk(tx, customer.tenantId, spec.content),
+      });
+      const needsOpenWindow =
+        spec.content.product === ProductCode.WS && spec.content.body.type !== "template" && spec.taskType !== 1;
+      const recipients = new RecipientWriter(tx, id, spec.units, sorted, pricing, progress, needsOpenWindow);
       if (input.read) await input.read(() => recipients.take());
       await recipients.finish();
 
       if (recipients.valid === 0) {
+        if (recipients.windowClosedRaw.length > 0 && recipients.notServedRaw.length === 0) {
+          throw badRequest("batch.whatsapp_window_closed", { count: recipients.windowClosedRaw.length });
+        }
         throw badRequest("batch.no_valid_numbers", {
           invalid: sorted.invalid,
           duplicate: sorted.duplicate,
-          notServed: recipients.notServedRaw.length,
+          notServed: recipients.notServedRaw.length + recipients.windowClosedRaw.length,
           ...(recipients.notServedReason ? { reason: recipients.notServedReason } : {}),
         });
       }
-      const rejectedRaw = [...sorted.rejectedRaw, ...recipients.notServedRaw];
+      const rejectedRaw = [...sorted.rejectedRaw, ...recipients.notServedRaw, ...recipients.windowClosedRaw];
       const rejectedReason = [
         ...sorted.rejectedReason,
         ...recipients.notServedRaw.map(() => RejectReason.COUNTRY_NOT_SERVED),
+        ...recipients.windowClosedRaw.map(() => RejectReason.WINDOW_CLOSED),
       ];
       await insertRejected(tx, id, rejectedRaw, rejectedReason);
       await progress(rejectedRaw.length);

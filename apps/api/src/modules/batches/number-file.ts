@@ -1,6 +1,6 @@
-// Reading the numbers of a batch file (mode 3), streaming: the upload checks a file with it while storing
-// it, the file pre-submit check and the ingest job read numbers with it. One reader, so what the upload
-// accepted is exactly what the ingest reads.
+// Reading the numbers of a batch file (mode 3), streaming: the upload checks the start of a file with it, the
+// file pre-submit check (in a worker thread, number-file-pool.ts) and the ingest job read numbers with it. One
+// reader, so what the upload accepted is exactly what the ingest reads.
 //
 // Accepted: text files (CSV, TXT) in UTF-8 (a BOM is skipped) or UTF-16 with a BOM (Excel's "Unicode text"),
 // and XLSX workbooks (their first worksheet, read by xlsx.ts; the same column rules apply to its rows).
@@ -12,15 +12,26 @@
 //   - blank lines and rows whose number cell is empty are skipped.
 // Refused (400 unless said): an empty file, a binary file (control characters), XLS, a first line that looks
 // like a header without a number column, a line over 4,096 characters, no number at all, more than
-// BATCH_FILE_MAX_NUMBERS numbers (413), an XLSX file that is damaged or encrypted.
+// BATCH_FILE_MAX_NUMBERS numbers (413), an XLSX file that is damaged or encrypted or exceeds one of the
+// reader's bounds (xlsx.ts).
+//
+// The upload request reads at most REQUEST_READ_BYTES of a file (checkNumberFile): a smaller file is read whole
+// there (its refusals and its count answer at once); of a larger one only what its start shows is refused, and
+// the ingest job refuses the rest (the batch ends in 13 with the reason).
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
 import { AppError, badRequest } from "../../lib/errors";
-import { readXlsxRows } from "./xlsx";
+import { checkXlsx, readXlsxRows } from "./xlsx";
 
 export const MAX_LINE_CHARS = 4096;
+
+/**
+ * What the upload request reads of a file at most: a text file's first bytes, or an XLSX file's parts (inflated)
+ * when they are this small. A few milliseconds of work whatever the upload holds.
+ */
+export const REQUEST_READ_BYTES = 256 * 1024;
 
 /** Header names of the number column, compared without case, spaces, dashes and underscores. */
 const NUMBER_COLUMNS = new Set([
@@ -204,7 +215,7 @@ export async function readNumberFile(
   maxNumbers = BATCH_FILE_MAX_NUMBERS,
 ): Promise<number> {
   const rows = new NumberRows(onNumber, maxNumbers);
-  const head = await firstBytes(absPath, 4);
+  const { bytes: head } = await firstBytes(absPath, 4);
   if (head.length > 0 && fileKind(head) === "xlsx") {
     await readXlsxRows(absPath, (cells) => rows.row(cells));
     rows.end();
@@ -216,12 +227,34 @@ export async function readNumberFile(
   return rows.count;
 }
 
-async function firstBytes(absPath: string, n: number): Promise<Uint8Array> {
+/**
+ * The upload request's check of a stored file, bounded by REQUEST_READ_BYTES: refuses what the file's start
+ * (or the whole of a small file) shows is wrong. Returns the count of numbers when the whole file was read,
+ * else null (the ingest job counts it).
+ */
+export async function checkNumberFile(absPath: string, maxNumbers = BATCH_FILE_MAX_NUMBERS): Promise<number | null> {
+  const { bytes: head, size } = await firstBytes(absPath, REQUEST_READ_BYTES);
+  if (size === 0) throw badRequest("batch.file_empty");
+  const rows = new NumberRows(() => {}, maxNumbers);
+  if (fileKind(head) === "xlsx") {
+    if (!(await checkXlsx(absPath, REQUEST_READ_BYTES, (cells) => rows.row(cells)))) return null;
+    rows.end();
+    return rows.count;
+  }
+  const reader = new TextNumberReader(rows);
+  reader.push(head);
+  if (size > head.length) return null;
+  reader.end();
+  return rows.count;
+}
+
+async function firstBytes(absPath: string, n: number): Promise<{ bytes: Uint8Array; size: number }> {
   const fh = await open(absPath, "r");
   try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
+    const { size } = await fh.stat();
+    const buf = Buffer.alloc(Math.min(n, size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return { bytes: buf.subarray(0, bytesRead), size };
   } finally {
     await fh.close();
   }

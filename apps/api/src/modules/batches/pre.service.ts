@@ -22,14 +22,16 @@ import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
 import {
   assertContentFits,
+  assertTaskSupported,
   loadSubmitContext,
   numberReading,
   resolveProduct,
   type SubmitContext,
   unitsPerNumber,
 } from "./context";
-import { readNumberFile } from "./number-file";
+import { summariseNumberFile } from "./file-summary";
 import { NumberSorter } from "./number-sorter";
+import { type NumberTally, tallyOf } from "./number-tally";
 import { quoteBatch } from "./quote";
 import { needsReview } from "./review";
 
@@ -43,8 +45,9 @@ interface Prospect {
 async function prepare(deps: BatchDeps, userId: number, input: Prospect) {
   const ctx = await loadSubmitContext(deps.prisma, userId);
   const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
+  assertTaskSupported(product, input.taskType);
   if (input.content) assertContentFits(product, input.content);
-  return { ctx, product, sorted: new NumberSorter(numberReading(ctx)) };
+  return { ctx, product };
 }
 
 async function summarise(
@@ -52,12 +55,12 @@ async function summarise(
   ctx: SubmitContext,
   productId: number,
   input: Prospect,
-  sorted: NumberSorter,
+  tally: NumberTally,
   lang: Lang,
   now: Date,
 ): Promise<SubmitPreResult> {
   const units = unitsPerNumber(input.taskType, input.content);
-  const perCountry = sorted.countByCountry();
+  const perCountry = tally.perCountry;
   const quote = await quoteBatch(deps.prisma, {
     customerId: ctx.customer.id,
     productId,
@@ -95,11 +98,11 @@ async function summarise(
   const decision = canSubmitBatches(ctx.customer, now);
   const sms = input.content?.product === ProductCode.SMS ? countSegments(input.content.text) : null;
   return {
-    total: sorted.total,
+    total: tally.total,
     valid,
-    invalid: sorted.invalid,
-    duplicate: sorted.duplicate,
-    notServed: sorted.phones.length - valid,
+    invalid: tally.invalid,
+    duplicate: tally.duplicate,
+    notServed: tally.distinct - valid,
     countries,
     segments: units,
     encoding: sms?.encoding ?? null,
@@ -120,26 +123,32 @@ export async function preSubmit(
   lang: Lang,
   now: Date,
 ): Promise<SubmitPreResult> {
-  const { ctx, product, sorted } = await prepare(deps, userId, q);
+  const { ctx, product } = await prepare(deps, userId, q);
+  const sorted = new NumberSorter(numberReading(ctx));
   for (const n of q.numbers) sorted.add(n);
-  return summarise(deps, ctx, product.id, q, sorted, lang, now);
+  return summarise(deps, ctx, product.id, q, tallyOf(sorted), lang, now);
 }
 
-/** For a file (multipart, like a mode 3 submission): read, summarised and deleted again. */
+/**
+ * For a file (multipart, like a mode 3 submission): read, summarised and deleted again. The file is read and its
+ * numbers sorted in a worker thread (file-summary.ts), so a large one never holds the event loop; `signal` (the
+ * client left) stops that work.
+ */
 export async function preSubmitFile(
   deps: BatchDeps,
   userId: number,
   receive: (tenantId: number) => Promise<BatchUpload>,
   lang: Lang,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<SubmitPreResult> {
   const first = await loadSubmitContext(deps.prisma, userId);
   const upload = await receive(first.customer.tenantId);
   try {
     const fields: SubmitPreFileFields = parseInput(submitPreFileFields, upload.fields);
-    const { ctx, product, sorted } = await prepare(deps, userId, fields);
-    await readNumberFile(storedPath(deps.uploadDir, upload.relPath), (raw) => sorted.add(raw));
-    return await summarise(deps, ctx, product.id, fields, sorted, lang, now);
+    const { ctx, product } = await prepare(deps, userId, fields);
+    const tally = await summariseNumberFile(storedPath(deps.uploadDir, upload.relPath), numberReading(ctx), signal);
+    return await summarise(deps, ctx, product.id, fields, tally, lang, now);
   } finally {
     await discardUpload(deps.uploadDir, upload.relPath, deps.log);
   }

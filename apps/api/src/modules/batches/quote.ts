@@ -3,38 +3,79 @@
 // queries. A country that cannot be priced or has no usable channel is "not served": its numbers are
 // rejected (reason 3) and never charged. A paused channel is a pause, not a refusal: its numbers stay routed
 // to it; the dispatch retries it and fails (and refunds) the batch if it stays paused (docs/dispatch.md).
-import type { MessageKey } from "@switchboard/contracts";
+import { ActiveStatus, type BatchContent, countSegments, type MessageKey, ProductCode } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { AppError } from "../../lib/errors";
 import { PRICE_FAILURE_MESSAGE, type PriceResolution, resolveUnitPrices } from "../catalog/price-resolution";
 import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "../channels/channel-resolution";
 
 export type CountryQuote =
-  | { served: true; unitPrice: bigint; price: bigint; channelId: number }
+  | {
+      served: true;
+      unitPrice: bigint;
+      /**
+       * What is taken per number: the product's price, or for RCS with fallback text the larger of the RCS price
+       * and the SMS fallback's, so that whichever channel carries it is paid for (docs/finance.md).
+       */
+      price: bigint;
+      /** RCS with fallback text, where SMS serves the country: the RCS price and the SMS fallback's price. */
+      primaryPrice: bigint | null;
+      fallbackPrice: bigint | null;
+      channelId: number;
+    }
   | { served: false; reason: MessageKey };
+
+/** RCS content with fallback text: the tenant's SMS product and the fallback's segments (what it is priced as). */
+export interface FallbackAsk {
+  productId: number;
+  units: number;
+}
+
+/** The SMS fallback a batch's content asks for, when it carries fallback text and the tenant sells SMS. */
+export async function fallbackAsk(db: Db, tenantId: number, content: BatchContent): Promise<FallbackAsk | null> {
+  if (content.product !== ProductCode.RCS || !content.fallbackText) return null;
+  const sms = await db.product.findFirst({
+    where: { tenantId, code: ProductCode.SMS, status: ActiveStatus.NORMAL },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  return sms ? { productId: sms.id, units: countSegments(content.fallbackText).segments } : null;
+}
 
 export interface BatchQuote {
   /** Per country of the batch's valid numbers. */
   countries: Map<string, CountryQuote>;
 }
 
-function countryQuote(price: PriceResolution, channel: ChannelResolution, units: number): CountryQuote {
+/** A paused channel still takes the numbers (see the top of this file); any other failure does not. */
+function usableChannel(channel: ChannelResolution): number | null {
+  if (channel.ok) return channel.channelId;
+  if (channel.reason === "channel_paused" && channel.channelId !== undefined) return channel.channelId;
+  return null;
+}
+
+function countryQuote(
+  price: PriceResolution,
+  channel: ChannelResolution,
+  units: number,
+  fallback: { price: PriceResolution; channel: ChannelResolution; units: number } | null,
+): CountryQuote {
   if (!price.ok) return { served: false, reason: PRICE_FAILURE_MESSAGE[price.reason] };
-  if (channel.ok)
-    return {
-      served: true,
-      unitPrice: price.unitPrice,
-      price: price.unitPrice * BigInt(units),
-      channelId: channel.channelId,
-    };
-  if (channel.reason === "channel_paused" && channel.channelId !== undefined)
-    return {
-      served: true,
-      unitPrice: price.unitPrice,
-      price: price.unitPrice * BigInt(units),
-      channelId: channel.channelId,
-    };
-  return { served: false, reason: CHANNEL_FAILURE_MESSAGE[channel.reason] };
+  const channelId = usableChannel(channel);
+  if (channelId === null && !channel.ok) return { served: false, reason: CHANNEL_FAILURE_MESSAGE[channel.reason] };
+  const primary = price.unitPrice * BigInt(units);
+  const fallbackPrice =
+    fallback?.price.ok && usableChannel(fallback.channel) !== null
+      ? fallback.price.unitPrice * BigInt(fallback.units)
+      : null;
+  return {
+    served: true,
+    unitPrice: price.unitPrice,
+    price: fallbackPrice !== null && fallbackPrice > primary ? fallbackPrice : primary,
+    primaryPrice: fallbackPrice === null ? null : primary,
+    fallbackPrice,
+    channelId: channelId as number,
+  };
 }
 
 /**
@@ -43,16 +84,35 @@ function countryQuote(price: PriceResolution, channel: ChannelResolution, units:
  */
 export async function quoteBatch(
   db: Db,
-  input: { customerId: number; productId: number; units: number; countryCodes: readonly string[] },
+  input: {
+    customerId: number;
+    productId: number;
+    units: number;
+    countryCodes: readonly string[];
+    /** RCS with fallback text: the SMS product its fallback goes by (fallbackAsk). */
+    fallback?: FallbackAsk | null;
+  },
 ): Promise<BatchQuote> {
   const ask = { customerId: input.customerId, productId: input.productId, countryCodes: input.countryCodes };
-  const [prices, channels] = await Promise.all([resolveUnitPrices(db, ask), resolveChannels(db, ask)]);
+  const fallbackAsk = input.fallback
+    ? { customerId: input.customerId, productId: input.fallback.productId, countryCodes: input.countryCodes }
+    : null;
+  const [prices, channels, fallbackPrices, fallbackChannels] = await Promise.all([
+    resolveUnitPrices(db, ask),
+    resolveChannels(db, ask),
+    fallbackAsk ? resolveUnitPrices(db, fallbackAsk) : null,
+    fallbackAsk ? resolveChannels(db, fallbackAsk) : null,
+  ]);
   const countries = new Map<string, CountryQuote>();
   for (const code of new Set(input.countryCodes)) {
     const price = prices.get(code)!;
     if (!price.ok && (price.reason === "product_paused" || price.reason === "product_not_found"))
       throw new AppError(409, PRICE_FAILURE_MESSAGE[price.reason]);
-    countries.set(code, countryQuote(price, channels.get(code)!, input.units));
+    const fallback =
+      fallbackPrices && fallbackChannels && input.fallback
+        ? { price: fallbackPrices.get(code)!, channel: fallbackChannels.get(code)!, units: input.fallback.units }
+        : null;
+    countries.set(code, countryQuote(price, channels.get(code)!, input.units, fallback));
   }
   return { countries };
 }

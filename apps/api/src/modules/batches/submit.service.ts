@@ -26,6 +26,7 @@ import { type BatchUpload, discardUpload } from "./batch-upload";
 import {
   assertContentFits,
   assertMaySubmit,
+  assertTaskSupported,
   checkSchedule,
   loadSubmitContext,
   numberReading,
@@ -36,7 +37,7 @@ import {
 } from "./context";
 import { withIdempotencyKey } from "./idempotency";
 import { type BatchSpec, materializeBatch } from "./materialize";
-import { readNumberFile } from "./number-file";
+import { checkNumberFile } from "./number-file";
 import { decodeOutcome, NumberSorter } from "./number-sorter";
 import type { BatchQuote } from "./quote";
 
@@ -113,6 +114,7 @@ async function prepare(
   const ctx = await loadSubmitContext(deps.prisma, userId);
   assertMaySubmit(ctx.customer, now);
   const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
+  assertTaskSupported(product, input.taskType);
   assertContentFits(product, input.content);
   const scheduledAt = checkSchedule(input.scheduledAt, now);
   return {
@@ -274,9 +276,9 @@ async function createBatch(
 // ---------------------------------------------------------------- mode 3
 
 /**
- * Mode 3: checks the account first (before the upload is read), then the stored file's content and the form
- * fields, and creates the batch in status 11 with its file pending; the ingest job reads the numbers, charges
- * and decides review. The batch id returns at once; GET /batch/detail shows ingestedCount of totalCount.
+ * Mode 3: checks the account first (before the upload is read), then the form fields and the start of the
+ * stored file, and creates the batch in status 11 with its file pending; the ingest job reads the numbers,
+ * charges and decides review. The batch id returns at once; GET /batch/detail shows ingestedCount of totalCount.
  * `receive` reads the multipart request (and stores the file) only after the account checks passed.
  */
 export async function submitFileBatch(
@@ -322,9 +324,11 @@ async function createFileBatch(
     { submitMode: SubmitMode.FILE, source: opts.source, idempotencyKey: key },
     now,
   );
-  // The whole file is read once here to refuse a bad one before the batch exists (empty, binary, no number
-  // column, too many numbers); normalising, pricing and charging are the ingest job's.
-  const totalCount = await readNumberFile(storedPath(deps.uploadDir, upload.relPath), () => {});
+  // Only a bounded start of the file is read here (never the whole of a large one: the request must not hold the
+  // event loop): a small file is read whole and refused or counted at once; a large one's other refusals (no
+  // number, too many, a bad row further down) come from the ingest job, which ends the batch in 13 with the
+  // reason, and its totalCount (0 until then) is set when the ingest has counted it.
+  const totalCount = (await checkNumberFile(storedPath(deps.uploadDir, upload.relPath))) ?? 0;
 
   let batchId: bigint;
   try {

@@ -1,254 +1,650 @@
-// XLSX batch files (Office Open XML spreadsheets), read without a spreadsheet library: an XLSX file is a zip
-// archive of XML parts. This reads the zip's central directory, inflates the parts it needs with node:zlib,
-// and scans the XML for what a number list needs:
-//   xl/workbook.xml + xl/_rels/workbook.xml.rels  -> which part is the first worksheet
-//   xl/sharedStrings.xml                          -> the text of cells of type "s" (by index)
-//   the first worksheet                           -> rows of cells, placed by their column letters
-// Cell values: shared strings, inline strings, formula strings and numbers (a number written with an exponent,
-// 8.6138001380E+12, is expanded back to its digits). Styles, dates and everything else are ignored.
-// The worksheet is streamed (a million rows never sit in memory as XML); shared strings are kept as an array.
-import type { FileHandle } from "node:fs/promises";
-import { open } from "node:fs/promises";
+// XLSX batch files (Office Open XML workbooks): a zip archive of XML parts. yauzl reads the archive's directory
+// and inflates one part at a time as a stream; saxes parses each part as it arrives, so neither a part nor an
+// element is ever held whole, and the work is linear in the inflated size (no rescanning of what was read).
+//
+// Parts read, and only these (any other part, including every sheet but the first, is never inflated):
+//   _rels/.rels, the workbook (xl/workbook.xml) and its relationships -> the FIRST sheet of the workbook's
+//     <sheets> list, the shared strings part, the styles part, and whether dates count from 1904;
+//   the styles part                                                    -> which cell styles show a date;
+//   the shared strings part                                            -> the text of cells of type "s";
+//   the first worksheet                                                -> rows of cells, placed by column.
+//
+// Cell values as the column rules (number-file.ts) see them:
+//   shared and inline strings (rich text runs joined, phonetic runs left out), formula strings;
+//   numbers (t="n" or no t) as their full decimal digits: 8.613812345678E+12 reads "8613812345678", expanded
+//     textually, never through a float;
+//   dates (a number whose style is a date format, or t="d") as "2024-01-05T13:45:00", never as a number, so a
+//     date in the number column is rejected like any text; a date outside 1900..9999 reads "########";
+//   booleans as TRUE / FALSE and errors as their code (#N/A): text, rejected in the number column.
+//   Every value is trimmed and cut to maxCellChars characters (a phone number is never that long; the cut
+//   value is still rejected as a number, and a long note in another column costs no more than that).
+//
+// Bounds (XLSX_LIMITS); exceeding one refuses the file with its own message (400):
+//   archive entries, inflated bytes per workbook, inflate ratio of a part (a zip bomb), characters between two
+//   XML events (one text node or one tag with its attributes), element nesting, cells in a row, shared strings
+//   (count and characters), cell styles. Encrypted, damaged, ZIP-method-unknown or non-well-formed parts and
+//   DOCTYPEs refuse it as unreadable.
+import { posix } from "node:path";
+import type { Readable } from "node:stream";
 import { TextDecoder } from "node:util";
-import { createInflateRaw } from "node:zlib";
-import { badRequest } from "../../lib/errors";
+import { SaxesParser } from "saxes";
+import yauzl, { type Entry, type ZipFile } from "yauzl";
+import { AppError, badRequest } from "../../lib/errors";
 
-/** Inflated bytes read from one archive at most: far above a 1,000,000-row sheet, far below a zip bomb. */
-const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
+export const XLSX_LIMITS = {
+  /** Entries in the archive's directory (a workbook has a dozen or two; hundreds with many sheets). */
+  maxEntries: 10_000,
+  /** Inflated bytes read from one workbook, all parts together (a 1,000,000-row sheet is 80-300 MB). */
+  maxInflatedBytes: 1024 * 1024 * 1024,
+  /** Inflated / compressed size of one part, checked for parts over ratioFromBytes (XML packs 10-25 times). */
+  maxRatio: 100,
+  ratioFromBytes: 1024 * 1024,
+  /** Inflated bytes of each of the small parts that locate the sheet (root and workbook relationships, workbook). */
+  maxIndexPartBytes: 1024 * 1024,
+  /** Characters between two XML events: one text node, or one tag with its attributes (Excel's cell: 32,767). */
+  maxTokenChars: 64 * 1024,
+  /** Element nesting depth (a worksheet needs 7). */
+  maxDepth: 64,
+  /** Characters kept of a cell value (the rest is cut). */
+  maxCellChars: 1024,
+  /** Cells in one row (Excel's columns: A..XFD). */
+  maxCellsPerRow: 16_384,
+  /** Shared strings (distinct texts of the workbook) and their characters after the cut. */
+  maxSharedStrings: 2_000_000,
+  maxSharedChars: 64 * 1024 * 1024,
+  /** Cell styles (Excel allows 64,000). */
+  maxStyles: 100_000,
+} as const;
 
-/** One translated refusal for every way a workbook can be unreadable; `why` says which, for the code reader. */
+const MB = 1024 * 1024;
+
+/** One refusal for every way a workbook is unreadable; `why` is for whoever reads the code, not the client. */
 const invalid = (_why: string) => badRequest("batch.file_xlsx_invalid");
 
-interface ZipEntry {
-  method: number;
-  compressedSize: number;
-  localOffset: number;
+// ---------------------------------------------------------------- archive
+
+interface Workbook {
+  zip: ZipFile;
+  sheet: Entry;
+  sharedStrings: Entry | null;
+  styles: Entry | null;
+  date1904: boolean;
+  /** Inflated bytes the rows need: the sheet, the shared strings and the styles. */
+  contentBytes: number;
+  budget: { left: number };
 }
 
-// ---------------------------------------------------------------- zip
+type Entries = Map<string, Entry>;
 
-async function centralDirectory(fh: FileHandle): Promise<Map<string, ZipEntry>> {
-  const { size } = await fh.stat();
-  // The end-of-central-directory record is the last 22 bytes plus a comment of at most 65,535 bytes.
-  const tailLength = Math.min(size, 22 + 65_535);
-  const tail = Buffer.alloc(tailLength);
-  await fh.read(tail, 0, tailLength, size - tailLength);
-  let eocd = -1;
-  for (let i = tailLength - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw invalid("not a zip archive");
-  const count = tail.readUInt16LE(eocd + 10);
-  const cdSize = tail.readUInt32LE(eocd + 12);
-  const cdOffset = tail.readUInt32LE(eocd + 16);
-  if (count === 0xffff || cdOffset === 0xffffffff) throw invalid("ZIP64 archives are not supported");
-  if (cdOffset + cdSize > size) throw invalid("the archive is truncated");
-  const cd = Buffer.alloc(cdSize);
-  await fh.read(cd, 0, cdSize, cdOffset);
-  const entries = new Map<string, ZipEntry>();
-  let p = 0;
-  for (let i = 0; i < count; i++) {
-    if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) throw invalid("the archive's directory is damaged");
-    const flags = cd.readUInt16LE(p + 8);
-    const nameLength = cd.readUInt16LE(p + 28);
-    const name = cd.toString("utf8", p + 46, p + 46 + nameLength);
-    if (flags & 1) throw invalid("the workbook is encrypted");
-    entries.set(name, {
-      method: cd.readUInt16LE(p + 10),
-      compressedSize: cd.readUInt32LE(p + 20),
-      localOffset: cd.readUInt32LE(p + 42),
-    });
-    p += 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
-  }
-  return entries;
-}
+/** Part names are case-insensitive in an OPC package. */
+const find = (entries: Entries, name: string) => entries.get(name.toLowerCase());
 
-/** The inflated bytes of one part, chunk by chunk. */
-async function* partChunks(fh: FileHandle, entry: ZipEntry, budget: { left: number }): AsyncGenerator<Buffer> {
-  const local = Buffer.alloc(30);
-  await fh.read(local, 0, 30, entry.localOffset);
-  if (local.readUInt32LE(0) !== 0x04034b50) throw invalid("a part of the archive is damaged");
-  const start = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-  if (entry.compressedSize === 0) return;
-  const raw = fh.createReadStream({ start, end: start + entry.compressedSize - 1, autoClose: false });
-  let source: AsyncIterable<Buffer>;
-  if (entry.method === 0) source = raw;
-  else if (entry.method === 8) {
-    const inflate = createInflateRaw();
-    raw.on("error", (err) => inflate.destroy(err));
-    source = raw.pipe(inflate);
-  } else throw invalid(`compression method ${entry.method} is not supported`);
+async function openArchive(absPath: string): Promise<{ zip: ZipFile; entries: Entries }> {
+  let zip: ZipFile;
   try {
-    for await (const chunk of source) {
-      budget.left -= chunk.length;
-      if (budget.left < 0) throw invalid("the workbook is too large once unpacked");
-      yield chunk;
+    zip = await yauzl.openPromise(absPath, { autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  } catch {
+    throw invalid("not a zip archive, or its directory is damaged");
+  }
+  try {
+    if (zip.entryCount > XLSX_LIMITS.maxEntries)
+      throw badRequest("upload.xlsx_too_many_entries", { max: XLSX_LIMITS.maxEntries });
+    const entries: Entries = new Map();
+    try {
+      for await (const entry of zip.eachEntry()) entries.set(entry.fileName.toLowerCase(), entry);
+    } catch {
+      throw invalid("a directory entry is damaged or names a path outside the archive");
     }
+    return { zip, entries };
   } catch (err) {
-    if ((err as { code?: string }).code?.startsWith("Z_")) throw invalid("a part of the archive cannot be unpacked");
+    zip.close();
     throw err;
   }
 }
 
-async function* partText(fh: FileHandle, entry: ZipEntry, budget: { left: number }): AsyncGenerator<string> {
-  const decoder = new TextDecoder("utf-8");
-  for await (const chunk of partChunks(fh, entry, budget)) yield decoder.decode(chunk, { stream: true });
-  yield decoder.decode();
+/** Refuses a part before inflating it: encrypted, unknown method, too large for what is left, a zip bomb. */
+function admit(entry: Entry, budget: { left: number }, maxBytes = Number.POSITIVE_INFINITY): void {
+  if (entry.isEncrypted()) throw invalid("the workbook is encrypted");
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw invalid(`compression method ${entry.compressionMethod}`);
+  const size = entry.uncompressedSize;
+  if (size > maxBytes) throw invalid("an index part larger than any workbook has");
+  if (size > budget.left) throw badRequest("upload.xlsx_too_large", { max: XLSX_LIMITS.maxInflatedBytes / MB });
+  if (size > XLSX_LIMITS.ratioFromBytes && size / Math.max(1, entry.compressedSize) > XLSX_LIMITS.maxRatio)
+    throw badRequest("upload.xlsx_ratio", { ratio: XLSX_LIMITS.maxRatio });
+  // validateEntrySizes makes yauzl fail a part that inflates to more than its declared size.
+  budget.left -= size;
 }
 
-async function wholePart(fh: FileHandle, entry: ZipEntry, budget: { left: number }): Promise<string> {
-  let text = "";
-  for await (const piece of partText(fh, entry, budget)) text += piece;
-  return text;
+/** A part's text, chunk by chunk (UTF-8, or UTF-16 with its byte order mark). */
+async function* partText(zip: ZipFile, entry: Entry): AsyncGenerator<string> {
+  let stream: Readable;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch {
+    throw invalid("a part cannot be opened");
+  }
+  let decoder: TextDecoder | null = null;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (decoder === null) {
+        const encoding =
+          chunk[0] === 0xff && chunk[1] === 0xfe
+            ? "utf-16le"
+            : chunk[0] === 0xfe && chunk[1] === 0xff
+              ? "utf-16be"
+              : "utf-8";
+        decoder = new TextDecoder(encoding);
+      }
+      yield decoder.decode(chunk, { stream: true });
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw invalid("a part cannot be inflated, or is longer than its directory entry says");
+  } finally {
+    stream.destroy();
+  }
+  if (decoder) yield decoder.decode();
 }
 
 // ---------------------------------------------------------------- XML
 
-/** Element names may carry a namespace prefix (x:row) in files of some writers. */
-const P = "(?:[\\w.-]+:)?";
+type Attributes = Record<string, string>;
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-
-function unescapeXml(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, e: string) => {
-    if (e.startsWith("#x")) return String.fromCodePoint(Number.parseInt(e.slice(2), 16));
-    if (e.startsWith("#")) return String.fromCodePoint(Number(e.slice(1)));
-    return ENTITIES[e] ?? whole;
-  });
+interface XmlHandlers {
+  open(name: string, attrs: Attributes): void;
+  close(name: string): void;
+  text?(text: string): void;
 }
 
-function attribute(attrs: string, name: string): string | undefined {
-  const m = new RegExp(`(?:^|\\s)${P}${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attrs);
-  return m ? unescapeXml(m[1] ?? m[2] ?? "") : undefined;
-}
+/** The local name of an element or attribute (x:row -> row): some writers prefix SpreadsheetML names. */
+const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
-/** The concatenated <t> texts of a fragment, phonetic runs (<rPh>) left out. */
-function textRuns(fragment: string): string {
-  const visible = fragment.replace(new RegExp(`<${P}rPh\\b[\\s\\S]*?</${P}rPh>`, "g"), "");
-  let out = "";
-  for (const m of visible.matchAll(new RegExp(`<${P}t(?:\\s[^>]*)?>([\\s\\S]*?)</${P}t>`, "g"))) out += m[1];
-  return unescapeXml(out);
+/** An attribute by local name (r:id and id alike). */
+function attr(attrs: Attributes, name: string): string | undefined {
+  const direct = attrs[name];
+  if (direct !== undefined) return direct;
+  for (const key in attrs) if (local(key) === name) return attrs[key];
+  return undefined;
 }
 
 /**
- * Calls onElement with the full text of every <name>...</name> element (and "" for <name/>) of a streamed
- * document, without holding more of it than one element and one chunk.
+ * Parses a streamed part, calling the handlers with local element names. Between two events (one text node,
+ * one tag with its attributes) at most maxTokenChars characters may pass, and elements nest at most maxDepth
+ * deep: the parser's own buffers stay small whatever the part holds.
  */
-async function eachElement(chunks: AsyncIterable<string>, name: string, onElement: (xml: string) => void) {
-  const opening = new RegExp(`<${P}${name}(?=[\\s>/])`, "g");
-  const close = new RegExp(`</${P}${name}\\s*>`, "g");
-  let buffer = "";
-  for await (const chunk of chunks) {
-    buffer += chunk;
-    let consumed = 0;
-    for (;;) {
-      opening.lastIndex = consumed;
-      const start = opening.exec(buffer);
-      if (!start) {
-        // Keep a possible partial start tag at the end.
-        consumed = Math.max(consumed, buffer.length - 64);
-        break;
-      }
-      const tagEnd = buffer.indexOf(">", start.index);
-      if (tagEnd === -1) {
-        consumed = start.index;
-        break;
-      }
-      if (buffer[tagEnd - 1] === "/") {
-        onElement("");
-        consumed = tagEnd + 1;
-        continue;
-      }
-      close.lastIndex = tagEnd;
-      const end = close.exec(buffer);
-      if (!end) {
-        consumed = start.index;
-        break;
-      }
-      onElement(buffer.slice(start.index, end.index + end[0].length));
-      consumed = end.index + end[0].length;
+async function parseXml(chunks: AsyncIterable<string>, on: XmlHandlers): Promise<void> {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const { maxTokenChars, maxDepth } = XLSX_LIMITS;
+  const tooLarge = () => badRequest("upload.xlsx_element_too_large", { max: maxTokenChars });
+  let mark = 0;
+  let depth = 0;
+  /** At every event: what passed since the previous one (a text node, a tag, a comment) is within the bound. */
+  const event = () => {
+    const at = parser.position;
+    if (at - mark > maxTokenChars) throw tooLarge();
+    mark = at;
+  };
+  // Few listeners on purpose: each one is a property added to the parser object, and past a handful V8 turns
+  // it into a dictionary and the parser runs four times slower. Comments, processing instructions and the
+  // XML declaration therefore count toward the characters before the next event.
+  parser.on("opentag", (tag) => {
+    event();
+    depth += 1;
+    if (depth > maxDepth) throw invalid("elements nest too deep");
+    on.open(local(tag.name), tag.attributes as Attributes);
+  });
+  // saxes closes a self-closing tag (<c/>) with a closetag event too.
+  parser.on("closetag", (tag) => {
+    event();
+    depth -= 1;
+    on.close(local(tag.name));
+  });
+  const text = (t: string) => {
+    event();
+    on.text?.(t);
+  };
+  parser.on("text", text);
+  parser.on("cdata", text);
+  parser.on("doctype", () => {
+    // Never in a workbook. saxes expands no declared entity anyway (an unknown entity is an error).
+    throw invalid("a DOCTYPE");
+  });
+  try {
+    // Characters written so far (parser.position is only right inside an event: after write() it counts the
+    // last chunk twice).
+    let written = 0;
+    for await (const chunk of chunks) {
+      parser.write(chunk);
+      written += chunk.length;
+      // ...and so is what has passed since the last one when a chunk ends.
+      if (written - mark > maxTokenChars) throw tooLarge();
     }
-    buffer = buffer.slice(consumed);
+    parser.close();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw invalid(`not well-formed XML: ${(err as Error).message}`);
   }
 }
 
-/** "B12" -> 1 (zero-based column of a cell reference). */
-function columnOf(ref: string): number {
-  let col = 0;
-  for (const ch of ref) {
-    const c = ch.charCodeAt(0);
-    if (c < 65 || c > 90) break;
-    col = col * 26 + (c - 64);
+/** Parses a whole part (after its bounds are checked). */
+async function parsePart(
+  zip: ZipFile,
+  entry: Entry,
+  budget: { left: number },
+  on: XmlHandlers,
+  maxBytes?: number,
+): Promise<void> {
+  admit(entry, budget, maxBytes);
+  await parseXml(partText(zip, entry), on);
+}
+
+// ---------------------------------------------------------------- locating the first sheet
+
+interface Relationship {
+  id: string;
+  type: string;
+  target: string;
+}
+
+async function relationships(zip: ZipFile, entry: Entry, budget: { left: number }): Promise<Relationship[]> {
+  const rels: Relationship[] = [];
+  await parsePart(
+    zip,
+    entry,
+    budget,
+    {
+      open(name, attrs) {
+        if (name !== "Relationship" || attr(attrs, "TargetMode") === "External") return;
+        rels.push({
+          id: attr(attrs, "Id") ?? "",
+          type: attr(attrs, "Type") ?? "",
+          target: attr(attrs, "Target") ?? "",
+        });
+      },
+      close() {},
+    },
+    XLSX_LIMITS.maxIndexPartBytes,
+  );
+  return rels;
+}
+
+/** A relationship target as a part name: relative to the source part's folder, or absolute from the root. */
+function resolveTarget(sourceDir: string, target: string): string {
+  const joined = target.startsWith("/") ? target.slice(1) : posix.join(sourceDir, target);
+  return posix.normalize(joined).replace(/^\/+/, "");
+}
+
+const typeIs = (rel: Relationship, kind: string) => rel.type.endsWith(`/${kind}`);
+
+/**
+ * Opens the workbook and locates the parts the rows need, checking their bounds before anything is inflated
+ * but the three small index parts. The caller closes `zip`.
+ */
+async function openWorkbook(absPath: string): Promise<Workbook> {
+  const { zip, entries } = await openArchive(absPath);
+  try {
+    const budget = { left: XLSX_LIMITS.maxInflatedBytes };
+    let workbookName = "xl/workbook.xml";
+    const rootRels = find(entries, "_rels/.rels");
+    if (rootRels) {
+      const office = (await relationships(zip, rootRels, budget)).find((r) => typeIs(r, "officeDocument"));
+      if (office) workbookName = resolveTarget("", office.target);
+    }
+    const dir = posix.dirname(workbookName);
+    let sheetName = posix.join(dir, "worksheets/sheet1.xml");
+    let sharedName = posix.join(dir, "sharedStrings.xml");
+    let stylesName = posix.join(dir, "styles.xml");
+    let date1904 = false;
+    const workbook = find(entries, workbookName);
+    const workbookRels = find(entries, posix.join(dir, "_rels", `${posix.basename(workbookName)}.rels`));
+    if (workbook && workbookRels) {
+      let firstSheetRel: string | undefined;
+      await parsePart(
+        zip,
+        workbook,
+        budget,
+        {
+          open(name, attrs) {
+            if (name === "sheet" && firstSheetRel === undefined) firstSheetRel = attr(attrs, "id") ?? "";
+            else if (name === "workbookPr") {
+              const v = attr(attrs, "date1904");
+              date1904 = v === "1" || v === "true";
+            }
+          },
+          close() {},
+        },
+        XLSX_LIMITS.maxIndexPartBytes,
+      );
+      const rels = await relationships(zip, workbookRels, budget);
+      const sheetRel = rels.find((r) => r.id === firstSheetRel);
+      if (sheetRel) sheetName = resolveTarget(dir, sheetRel.target);
+      const shared = rels.find((r) => typeIs(r, "sharedStrings"));
+      if (shared) sharedName = resolveTarget(dir, shared.target);
+      const styles = rels.find((r) => typeIs(r, "styles"));
+      if (styles) stylesName = resolveTarget(dir, styles.target);
+    }
+    const sheet = find(entries, sheetName);
+    if (!sheet) throw invalid("the workbook has no worksheet");
+    const sharedStrings = find(entries, sharedName) ?? null;
+    const styles = find(entries, stylesName) ?? null;
+    const parts = [sheet, sharedStrings, styles].filter((e): e is Entry => e !== null);
+    // Checked together before any is read: a refusal costs no inflating.
+    const probe = { left: budget.left };
+    for (const part of parts) admit(part, probe);
+    const contentBytes = parts.reduce((sum, e) => sum + e.uncompressedSize, 0);
+    return { zip, sheet, sharedStrings, styles, date1904, contentBytes, budget };
+  } catch (err) {
+    zip.close();
+    throw err;
   }
+}
+
+// ---------------------------------------------------------------- styles and shared strings
+
+/** Excel's built-in number formats that show a date or time (27-36 and 50-58 in East Asian locales). */
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56,
+  57, 58,
+]);
+
+/**
+ * Whether a number format code shows a date or time: a d, m, y, h or s outside quoted text, escaped characters
+ * and bracketed colours or locales ([h], [mm], [ss] elapsed times count). Only the first section decides.
+ */
+export function isDateFormat(code: string): boolean {
+  const first = code.split(";")[0] ?? "";
+  if (/^\s*general\s*$/i.test(first)) return false;
+  if (/\[(h+|m+|s+)\]/i.test(first)) return true;
+  const plain = first
+    .replace(/"[^"]*"/g, "")
+    .replace(/\\./g, "")
+    .replace(/[_*]./g, "")
+    .replace(/\[[^\]]*\]/g, "");
+  return /[dmyhs]/i.test(plain);
+}
+
+/** Per cell style (the s attribute of a cell), whether it shows a date. */
+async function readDateStyles(zip: ZipFile, entry: Entry, budget: { left: number }): Promise<boolean[]> {
+  const formats = new Map<number, string>();
+  const styleFormats: number[] = [];
+  let inCellXfs = false;
+  await parsePart(zip, entry, budget, {
+    open(name, attrs) {
+      if (name === "numFmt") {
+        if (formats.size >= XLSX_LIMITS.maxStyles) throw invalid("too many number formats");
+        formats.set(Number(attr(attrs, "numFmtId")), attr(attrs, "formatCode") ?? "");
+      } else if (name === "cellXfs") inCellXfs = true;
+      else if (name === "xf" && inCellXfs) {
+        if (styleFormats.length >= XLSX_LIMITS.maxStyles) throw invalid("too many cell styles");
+        styleFormats.push(Number(attr(attrs, "numFmtId") ?? 0));
+      }
+    },
+    close(name) {
+      if (name === "cellXfs") inCellXfs = false;
+    },
+  });
+  return styleFormats.map((id) => {
+    const code = formats.get(id);
+    return code === undefined ? BUILTIN_DATE_FORMATS.has(id) : isDateFormat(code);
+  });
+}
+
+/** Collects the visible text of <t> elements (rich text runs joined; phonetic runs <rPh> left out), cut. */
+class TextCollector {
+  private depthInT = 0;
+  private depthInPhonetic = 0;
+  private parts = "";
+
+  open(name: string): void {
+    if (name === "t") this.depthInT += 1;
+    else if (name === "rPh") this.depthInPhonetic += 1;
+  }
+
+  close(name: string): void {
+    if (name === "t") this.depthInT -= 1;
+    else if (name === "rPh") this.depthInPhonetic -= 1;
+  }
+
+  text(t: string): void {
+    if (this.depthInT > 0 && this.depthInPhonetic === 0 && this.parts.length < XLSX_LIMITS.maxCellChars)
+      this.parts += t.slice(0, XLSX_LIMITS.maxCellChars - this.parts.length);
+  }
+
+  take(): string {
+    const s = this.parts;
+    this.parts = "";
+    return s;
+  }
+}
+
+async function readSharedStrings(zip: ZipFile, entry: Entry, budget: { left: number }): Promise<string[]> {
+  const { maxSharedStrings, maxSharedChars } = XLSX_LIMITS;
+  const strings: string[] = [];
+  let chars = 0;
+  let inItem = false;
+  const runs = new TextCollector();
+  await parsePart(zip, entry, budget, {
+    open(name) {
+      if (name === "si") {
+        inItem = true;
+        runs.take();
+      } else if (inItem) runs.open(name);
+    },
+    close(name) {
+      if (name !== "si") {
+        if (inItem) runs.close(name);
+        return;
+      }
+      inItem = false;
+      const s = runs.take();
+      chars += s.length;
+      if (strings.length >= maxSharedStrings || chars > maxSharedChars)
+        throw badRequest("upload.xlsx_too_many_strings", { max: maxSharedStrings, chars: maxSharedChars });
+      strings.push(s);
+    },
+    text(t) {
+      if (inItem) runs.text(t);
+    },
+  });
+  return strings;
+}
+
+// ---------------------------------------------------------------- cell values
+
+/** "B12" -> 1 (zero-based column of a cell reference), or -1 when it is not a reference. */
+export function columnOf(ref: string): number {
+  const m = /^([A-Za-z]{1,3})\d*$/.exec(ref);
+  if (!m) return -1;
+  let col = 0;
+  for (const ch of m[1]!.toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
   return col - 1;
 }
 
-/** A number cell's text as digits when it is a whole number written with an exponent. */
-function numberText(v: string): string {
-  if (!/e/i.test(v)) return v;
+/**
+ * A number cell's text as plain decimal digits, shifted by its exponent in the text itself (no float
+ * rounding): "8.613812345678E+12" -> "8613812345678", "1.5E-3" -> "0.0015". Anything else is returned as is.
+ */
+export function numberText(v: string): string {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/.exec(v);
+  if (!m || (m[2] === "" && !m[3])) return v;
+  const whole = m[2]!;
+  const fraction = m[3] ?? "";
+  const exponent = Number(m[4] ?? 0);
+  if (exponent === 0 && fraction === "" && m[1] === "") return whole;
+  const digits = whole + fraction;
+  const point = whole.length + exponent;
+  let intPart: string;
+  let fracPart: string;
+  if (point <= 0) {
+    intPart = "";
+    fracPart = "0".repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    intPart = digits + "0".repeat(point - digits.length);
+    fracPart = "";
+  } else {
+    intPart = digits.slice(0, point);
+    fracPart = digits.slice(point);
+  }
+  intPart = intPart.replace(/^0+/, "") || "0";
+  fracPart = fracPart.replace(/0+$/, "");
+  const sign = m[1] === "-" && (intPart !== "0" || fracPart !== "") ? "-" : "";
+  return `${sign}${intPart}${fracPart ? `.${fracPart}` : ""}`;
+}
+
+/** What Excel shows for a date it cannot draw. */
+const NOT_A_DATE = "########";
+const DAY_MS = 86_400_000;
+
+/**
+ * A date cell's serial number as "YYYY-MM-DDTHH:MM:SS". In the 1900 system Excel counts a 29 February 1900 that
+ * never was (serial 60): serials before it count from 31 December 1899, later ones from 30 December.
+ */
+export function serialDate(v: string, date1904: boolean): string {
   const n = Number(v);
-  return Number.isSafeInteger(n) ? String(n) : v;
+  if (!Number.isFinite(n) || n < 0 || n > 2_958_466) return NOT_A_DATE;
+  const epoch = date1904 ? Date.UTC(1904, 0, 1) : n < 60 ? Date.UTC(1899, 11, 31) : Date.UTC(1899, 11, 30);
+  const seconds = Math.round((n * DAY_MS) / 1000);
+  return new Date(epoch + seconds * 1000).toISOString().slice(0, 19);
 }
 
-function cellValue(attrs: string, inner: string, shared: readonly string[]): string {
-  const type = attribute(attrs, "t");
-  if (type === "inlineStr") return textRuns(inner);
-  const v = new RegExp(`<${P}v>([\\s\\S]*?)</${P}v>`).exec(inner)?.[1];
-  if (v === undefined) return "";
-  if (type === "s") return shared[Number(v)] ?? "";
-  if (type === "str") return unescapeXml(v);
-  if (type === "b" || type === "e") return "";
-  return numberText(v.trim());
+/** A t="d" cell (an ISO 8601 text): never digits only, so never read as a number. */
+function isoDate(v: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00` : v;
 }
 
-function rowCells(rowXml: string, shared: readonly string[]): string[] {
-  const cells: string[] = [];
-  const cell = new RegExp(`<${P}c(?=[\\s>/])([^>]*?)(?:/>|>([\\s\\S]*?)</${P}c>)`, "g");
-  for (const m of rowXml.matchAll(cell)) {
-    const attrs = m[1] ?? "";
-    const ref = attribute(attrs, "r");
-    const col = ref ? columnOf(ref) : cells.length;
-    if (col < 0 || col > 16_383) continue;
-    while (cells.length < col) cells.push("");
-    cells[col] = cellValue(attrs, m[2] ?? "", shared).trim();
+interface CellContext {
+  shared: readonly string[];
+  dateStyles: readonly boolean[];
+  date1904: boolean;
+}
+
+function cellValue(type: string | undefined, style: number, v: string, inline: string, ctx: CellContext): string {
+  switch (type) {
+    case "inlineStr":
+      return inline;
+    case "s": {
+      if (v === "") return "";
+      const s = /^\d+$/.test(v) ? ctx.shared[Number(v)] : undefined;
+      if (s === undefined) throw invalid("a cell names a shared string that does not exist");
+      return s;
+    }
+    case "str":
+    case "e":
+      return v;
+    case "b":
+      return v === "1" ? "TRUE" : v === "0" ? "FALSE" : v;
+    case "d":
+      return isoDate(v);
+    default:
+      if (v === "") return "";
+      return ctx.dateStyles[style] ? serialDate(v, ctx.date1904) : numberText(v);
   }
-  return cells;
 }
 
-/** The part name of the workbook's first worksheet. */
-async function firstSheet(fh: FileHandle, entries: Map<string, ZipEntry>, budget: { left: number }): Promise<string> {
-  const fallback = "xl/worksheets/sheet1.xml";
-  const workbook = entries.get("xl/workbook.xml");
-  const rels = entries.get("xl/_rels/workbook.xml.rels");
-  if (!workbook || !rels) return fallback;
-  const sheet = new RegExp(`<${P}sheet\\b([^>]*)>`).exec(await wholePart(fh, workbook, budget));
-  const relId = sheet ? attribute(sheet[1] ?? "", "id") : undefined;
-  if (!relId) return fallback;
-  for (const m of (await wholePart(fh, rels, budget)).matchAll(new RegExp(`<${P}Relationship\\b([^>]*)>`, "g"))) {
-    if (attribute(m[1] ?? "", "Id") !== relId) continue;
-    const target = attribute(m[1] ?? "", "Target") ?? "";
-    return target.startsWith("/") ? target.slice(1) : `xl/${target}`;
-  }
-  return fallback;
+// ---------------------------------------------------------------- rows
+
+/** Streams the first worksheet's rows (cells in column order, gaps as "") to `row`. */
+async function readRows(wb: Workbook, row: (cells: string[]) => void): Promise<void> {
+  const { zip, budget } = wb;
+  const dateStyles = wb.styles ? await readDateStyles(zip, wb.styles, budget) : [];
+  const shared = wb.sharedStrings ? await readSharedStrings(zip, wb.sharedStrings, budget) : [];
+  const ctx: CellContext = { shared, dateStyles, date1904: wb.date1904 };
+  const { maxCellChars, maxCellsPerRow } = XLSX_LIMITS;
+
+  let cells: string[] | null = null;
+  let rowNo = 0;
+  let cellCount = 0;
+  let nextCol = 0;
+  // The cell being read.
+  let inCell = false;
+  let col = 0;
+  let type: string | undefined;
+  let style = 0;
+  let inValue = false;
+  let value = "";
+  let inInline = false;
+  const inline = new TextCollector();
+
+  await parsePart(zip, wb.sheet, budget, {
+    open(name, attrs) {
+      if (name === "row") {
+        cells = [];
+        const r = Number(attr(attrs, "r"));
+        rowNo = Number.isSafeInteger(r) && r > 0 ? r : rowNo + 1;
+        cellCount = 0;
+        nextCol = 0;
+      } else if (name === "c" && cells) {
+        cellCount += 1;
+        if (cellCount > maxCellsPerRow)
+          throw badRequest("upload.xlsx_row_too_wide", { row: rowNo, max: maxCellsPerRow });
+        const ref = attr(attrs, "r");
+        col = ref === undefined ? nextCol : columnOf(ref);
+        if (col < 0) col = nextCol;
+        if (col >= maxCellsPerRow) throw invalid("a cell beyond column XFD");
+        type = attr(attrs, "t");
+        style = Number(attr(attrs, "s") ?? 0);
+        value = "";
+        inline.take();
+        inCell = true;
+      } else if (inCell) {
+        if (name === "v") inValue = true;
+        else if (name === "is") inInline = true;
+        else if (inInline) inline.open(name);
+      }
+    },
+    close(name) {
+      if (name === "row") {
+        if (cells) row(cells);
+        cells = null;
+      } else if (name === "c" && inCell) {
+        inCell = false;
+        const text = cellValue(type, style, value.trim(), inline.take(), ctx).trim().slice(0, maxCellChars);
+        const target = cells!;
+        while (target.length < col) target.push("");
+        target[col] = text;
+        nextCol = col + 1;
+      } else if (inCell) {
+        if (name === "v") inValue = false;
+        else if (name === "is") inInline = false;
+        else if (inInline) inline.close(name);
+      }
+    },
+    text(t) {
+      if (!inCell) return;
+      if (inValue) {
+        if (value.length < maxCellChars) value += t.slice(0, maxCellChars - value.length);
+      } else if (inInline) inline.text(t);
+    },
+  });
 }
 
-/** Reads the first worksheet of an XLSX file row by row (cells in column order, gaps as ""). */
+/**
+ * Reads the first worksheet of an XLSX file row by row (cells in column order, gaps as ""). `row` may throw
+ * to stop the reading (the archive is closed either way).
+ */
 export async function readXlsxRows(absPath: string, row: (cells: string[]) => void): Promise<void> {
-  const fh = await open(absPath, "r");
+  const wb = await openWorkbook(absPath);
   try {
-    const entries = await centralDirectory(fh);
-    const budget = { left: MAX_INFLATED_BYTES };
-    const sheetName = await firstSheet(fh, entries, budget);
-    const sheet = entries.get(sheetName);
-    if (!sheet) throw invalid("the workbook has no worksheet");
-    const shared: string[] = [];
-    const strings = entries.get("xl/sharedStrings.xml");
-    if (strings) await eachElement(partText(fh, strings, budget), "si", (si) => shared.push(textRuns(si)));
-    await eachElement(partText(fh, sheet, budget), "row", (xml) => row(xml === "" ? [] : rowCells(xml, shared)));
+    await readRows(wb, row);
   } finally {
-    await fh.close();
+    wb.zip.close();
+  }
+}
+
+/**
+ * The checks that need no more than the archive's directory and its small index parts (bounded work, fit for
+ * a request): a damaged or encrypted archive, too many entries, a missing sheet, parts too large or packed like
+ * a zip bomb. When the parts the rows need inflate to at most `readUpTo` bytes, the rows are read too (the
+ * caller gets them through `row`) and true is returned.
+ */
+export async function checkXlsx(absPath: string, readUpTo: number, row: (cells: string[]) => void): Promise<boolean> {
+  const wb = await openWorkbook(absPath);
+  try {
+    if (wb.contentBytes > readUpTo) return false;
+    await readRows(wb, row);
+    return true;
+  } finally {
+    wb.zip.close();
   }
 }

@@ -1,7 +1,7 @@
 // Channels, routing, data transfer and statistics: the admin's "channel and product" area (admin only, as the
 // spec says; a super admin acts inside the tenant named by the tenant-id header). docs/catalog-and-routing.md.
 
-import { channelSecretKey } from "@switchboard/channels";
+import { channelSecretKey, createEgressPolicy } from "@switchboard/channels";
 import {
   channelCreateBody,
   channelDefaultBody,
@@ -40,7 +40,11 @@ import { channelStats as loadChannelStats } from "./stats.service";
 
 export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma, config } = app.deps;
-  const deps: ChannelDeps = { prisma, secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY) };
+  const deps: ChannelDeps = {
+    prisma,
+    secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
+    egress: createEgressPolicy(config.EGRESS_ALLOW),
+  };
   const security = [{ bearer: [] }];
   const preHandler = [app.authenticate, app.requireRoles(UserType.ADMIN, UserType.SUPER_ADMIN)];
   const tags = ["channel"];

@@ -1,7 +1,7 @@
 // Channels (the admin's product/api page): provider connections with their settings, sealed credentials,
 // throughput, country scope and status; the product's default channel; "test connection".
 
-import { decryptSecrets, encryptSecrets } from "@switchboard/channels";
+import { decryptSecrets, type EgressPolicy, encryptSecrets } from "@switchboard/channels";
 import {
   type ChannelCreateBody,
   type ChannelDefaultBody,
@@ -25,6 +25,8 @@ export interface ChannelDeps {
   prisma: PrismaClient;
   /** The 32-byte CHANNEL_SECRET_KEY. */
   secretKey: Buffer;
+  /** Where "test connection" may connect (EGRESS_ALLOW). */
+  egress: EgressPolicy;
 }
 
 const channelSelect = {
@@ -171,8 +173,8 @@ export async function setDefaultChannel({ prisma, secretKey }: ChannelDeps, p: P
   return toChannelItem(await findOwnChannel(prisma, p, channel.id), secretKey);
 }
 
-export async function testChannel({ prisma, secretKey }: ChannelDeps, p: Principal, id: number) {
+export async function testChannel({ prisma, secretKey, egress }: ChannelDeps, p: Principal, id: number) {
   const row = await findOwnChannel(prisma, p, id);
   const secrets = decryptSecrets(secretKey, row.tenantId, row.secrets);
-  return testConnection(row.kind as ChannelKind, row.config as PublicConfig, secrets);
+  return testConnection(row.kind as ChannelKind, row.config as PublicConfig, secrets, egress);
 }

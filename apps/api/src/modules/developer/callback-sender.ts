@@ -1,48 +1,13 @@
 // Posts one callback to a customer's notify URL and reports how it went, without throwing for the receiver's
 // failures (they are the result). Shared by the API's "send test" and the batch workers.
 //
-// The URL is the customer's input, so the request must not become a way into our own network (SSRF): unless
-// allowPrivateTargets is set, addresses that are loopback, private, link-local, carrier-grade NAT, multicast
-// or reserved are refused, checked on the address actually connected to (the lookup of the socket itself, so
-// a DNS answer that changes between a check and the connection cannot slip through). Redirects are not
-// followed, for the same reason.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+// The URL is the customer's input, so the request must not become a way into our own network (SSRF): it obeys
+// the deployment's egress policy (packages/channels/src/egress.ts), checked on the address actually connected
+// to, and redirects are not followed, for the same reason. What the receiver answers is never read into the
+// outcome: only its status code.
 import http from "node:http";
 import https from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
-
-const REFUSED = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  REFUSED.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  REFUSED.addSubnet(net, prefix, "ipv6");
-}
-
-/** Whether an address is one a callback may not be sent to (IPv4-mapped IPv6 is checked as IPv4). */
-export function isRefusedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return REFUSED.check(address, family === 4 ? "ipv4" : "ipv6");
-}
+import { type EgressPolicy, isEgressRefused } from "@switchboard/channels";
 
 export interface CallbackRequest {
   url: string;
@@ -52,7 +17,7 @@ export interface CallbackRequest {
 
 export interface CallbackOptions {
   timeoutMs: number;
-  allowPrivateTargets: boolean;
+  egress: EgressPolicy;
 }
 
 export interface CallbackOutcome {
@@ -63,26 +28,13 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
-class AddressNotAllowed extends Error {
-  readonly code = "address_not_allowed";
-}
-
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, "", 0);
-    if (addresses.some((a) => isRefusedAddress(a.address))) return callback(new AddressNotAllowed(), "", 0);
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error("no address"), { code: "ENOTFOUND" }), "", 0);
-    return callback(null, first.address, first.family);
-  });
-};
-
+/** Our own name for what went wrong: a fixed word or a system error code, never the receiver's words. */
 function reasonOf(err: unknown): string {
-  const e = err as { name?: string; code?: string; message?: string };
+  const e = err as { name?: string; code?: unknown };
+  if (isEgressRefused(err)) return "address_not_allowed";
   if (e.name === "TimeoutError" || e.name === "AbortError") return "timeout";
-  if (e.code) return e.code.slice(0, 64);
-  return (e.message ?? "request failed").slice(0, 200);
+  if (typeof e.code === "string" && /^[A-Z][A-Z0-9_]{0,63}$/.test(e.code)) return e.code;
+  return "request_failed";
 }
 
 /** One POST; never follows redirects; reads (and discards) the answer within the same time limit. */
@@ -90,8 +42,8 @@ export async function postCallback(req: CallbackRequest, opts: CallbackOptions):
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(req.url);
-  const literal = url.hostname.replace(/^\[|\]$/g, "");
-  if (!opts.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  if (!opts.egress.precheck(url.hostname, port)) {
     return { delivered: false, httpStatus: null, durationMs: elapsed(), error: "address_not_allowed" };
   }
   const client = url.protocol === "https:" ? https : http;
@@ -104,7 +56,7 @@ export async function postCallback(req: CallbackRequest, opts: CallbackOptions):
           method: "POST",
           headers: { ...req.headers, "content-length": Buffer.byteLength(req.body) },
           signal,
-          ...(opts.allowPrivateTargets ? {} : { lookup: guardedLookup }),
+          lookup: opts.egress.lookup(port),
         },
         (res) => {
           res.on("error", reject);

@@ -1,6 +1,7 @@
 // A customer's developer settings, for itself only: secret key, IP whitelist, notify URL (with a signed test
 // delivery) and the API switch.
 import { randomBytes, randomUUID } from "node:crypto";
+import { createEgressPolicy } from "@switchboard/channels";
 import {
   CALLBACK_SIGNATURE_HEADER,
   type DeveloperInfo,
@@ -79,7 +80,7 @@ async function sendTest(deps: Deps, p: Principal, url: string, keyHash: string, 
         [CALLBACK_SIGNATURE_HEADER.toLowerCase()]: signCallback(keyHash, body, Math.floor(now.getTime() / 1000)),
       },
     },
-    { timeoutMs: NOTIFY_TEST_TIMEOUT_MS, allowPrivateTargets: deps.config.CALLBACK_ALLOW_PRIVATE_TARGETS === "true" },
+    { timeoutMs: NOTIFY_TEST_TIMEOUT_MS, egress: createEgressPolicy(deps.config.EGRESS_ALLOW) },
   );
   await deps.prisma.notifyAttempt.create({
     data: {

@@ -87,7 +87,9 @@ export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "Deduct: same scope as recharge; 402 when the balance is short (an agent gets the amount back)",
+        summary:
+          "Deduct: same scope as recharge; 402 when the balance is short. An agent gets the amount back and may take " +
+          "back only what it paid into the customer and the customer has not spent (409 beyond it)",
         body: deductBody,
         response: { 200: balanceChangeResult },
       },

@@ -3,7 +3,8 @@
 //
 // Reseller model (docs/finance.md): an agent's customers' balance comes out of the agent's own balance. When an
 // agent recharges, gifts or confirms a remittance, its balance goes down by the same amount in the same
-// transaction; when it deducts, the amount goes back to it. Admins act for the platform and draw from no one.
+// transaction; when it deducts, the amount goes back to it, but only out of what it paid into that customer and
+// the customer has not spent (the ledger keeps that part). Admins act for the platform and draw from no one.
 import {
   type BalanceChangeResult,
   type BalanceLogList,
@@ -72,6 +73,8 @@ export async function moveBalance(
     operatorId: p.userId,
     remittanceId: m.remittanceId ?? null,
     remark: m.remark ?? null,
+    // An agent moves its own money in its customer's balance; an admin moves the platform's.
+    fundingAgentId: p.type === UserType.AGENT ? p.userId : null,
   });
   return { ...applied, agentBalance };
 }
@@ -95,9 +98,11 @@ async function applyAgentSide(
       remark: m.remark ? `[${customer}] ${m.remark}` : `[${customer}]`,
     });
   } catch (err) {
-    // The same 402, worded for the agent: it is the agent's own balance that is short, not the customer's.
+    // The same refusals, worded for the agent: it is the agent's own balance, not the customer's.
     if (err instanceof AppError && err.key === "finance.insufficient_balance")
       throw new AppError(402, "finance.agent_insufficient_balance", err.params);
+    if (err instanceof AppError && err.key === "finance.balance_limit")
+      throw new AppError(409, "finance.agent_balance_limit", err.params);
     throw err;
   }
 }
@@ -139,7 +144,10 @@ export function recharge(deps: FinanceDeps, p: Principal, body: RechargeBody) {
   });
 }
 
-/** POST /finance/deduct: same scope as recharge; refused with 402 when the balance is short. */
+/**
+ * POST /finance/deduct: same scope as recharge; refused with 402 when the balance is short, and for an agent with
+ * 409 beyond what it paid into the customer and the customer has not spent.
+ */
 export function deduct(deps: FinanceDeps, p: Principal, body: DeductBody) {
   return changeBalance(deps, p, body.userId, anyBalanceAccount, {
     type: BalanceLogType.DEDUCT,

@@ -2,12 +2,18 @@
 // (recharge, deduct, gift, remittance here; consume and refund from the batch module), and its replay check.
 //
 // Rules it enforces (docs/finance.md):
-// - the balance changes only by a conditional UPDATE that refuses to take it below zero, so concurrent debits
-//   can never overdraw: PostgreSQL re-checks the condition on the newest row version after a concurrent update;
+// - the balance changes only by one conditional UPDATE of the row it has locked, which refuses to take it below
+//   zero, so concurrent debits can never overdraw;
 // - every change writes a balance_logs row holding the balance after it, in the caller's transaction, so the
-//   rows of a user replay to users.balance (verifyLedger).
-import { type BalanceLogType, formatMoney } from "@switchboard/contracts";
-import type { Db, Prisma, PrismaClient } from "@switchboard/db";
+//   rows of a user replay to users.balance (verifyLedger);
+// - the reseller rules: a customer's balance is what its agent paid in (users.agentFunded) plus what the platform
+//   gave; an agent may deduct back only the first, spending takes the platform's money first, and a refund gives
+//   back the agent's part of the batch's cost first (message_batches.agentFunded). So no sequence of movements
+//   lets anyone end up with spendable balance nobody paid for;
+// - credits by staff may not take a balance past MAX_BALANCE_UNITS, and no debit can exceed it: money stays far
+//   inside the BIGINT columns.
+import { BalanceLogType, formatMoney, MAX_BALANCE_UNITS } from "@switchboard/contracts";
+import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
 import { AppError, notFound } from "../../lib/errors";
 
 /**
@@ -27,6 +33,12 @@ export interface BalanceChange {
   batchId?: bigint | null;
   remittanceId?: number | null;
   remark?: string | null;
+  /**
+   * The customer's agent, when that agent pays this credit (its recharge, gift, remittance confirmation) or takes
+   * this debit back (its deduct): the amount is the agent's money in the customer's balance, and the customer must
+   * still belong to this agent (else 404, like any customer outside its scope). Absent: the platform acts.
+   */
+  fundingAgentId?: number | null;
 }
 
 export interface AppliedChange {
@@ -38,29 +50,67 @@ export interface AppliedChange {
 export const insufficientBalance = (balance: bigint) =>
   new AppError(402, "finance.insufficient_balance", { balance: formatMoney(balance) });
 
+/** 402 for a cost no balance can cover (beyond MAX_BALANCE_UNITS), naming the user's current balance. */
+export async function unaffordable(db: Db, userId: number): Promise<AppError> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { balance: true } });
+  return insufficientBalance(user?.balance ?? 0n);
+}
+
+/** What the locked row held before the change, and what it holds after. */
+interface ChangedRow {
+  balance: bigint;
+  agentFunded: bigint;
+  fundedBefore: bigint;
+  agentId: number | null;
+}
+
 /**
  * Moves a user's balance by `amount` and writes its balance log row, inside the caller's transaction.
  * Throws 402 "insufficient balance" when the balance would go below zero, 404 when the user is missing,
- * deleted or of another tenant; nothing is written then (the caller's transaction rolls back).
+ * deleted, of another tenant or (fundingAgentId) no longer that agent's customer, 409 when an agent deducts more
+ * than it paid in or a credit by staff would pass MAX_BALANCE_UNITS; nothing is written then (the caller's
+ * transaction rolls back).
  */
 export async function applyBalanceChange(tx: Prisma.TransactionClient, change: BalanceChange): Promise<AppliedChange> {
   const { tenantId, userId, amount } = change;
   if (amount === 0n) throw new Error("applyBalanceChange: a balance change of zero is a programming error");
+  const isRefund = change.type === BalanceLogType.REFUND;
+  // Refunds give back what a batch took, so they are never refused for the limit.
+  const capped = amount > 0n && !isRefund;
+  if (amount < -MAX_BALANCE_UNITS) throw await unaffordable(tx, userId);
+  // More than the limit can never be credited: explain() says so (or that the user is not there).
+  if (amount > MAX_BALANCE_UNITS && capped) throw (await explain(tx, change, capped)) ?? notFound("entity.user");
+  if (amount > MAX_BALANCE_UNITS) throw new Error("applyBalanceChange: a refund larger than any batch cost");
 
-  // balance >= -amount  <=>  balance + amount >= 0; the row lock taken here also orders the user's log rows.
-  const updated = await tx.user.updateManyAndReturn({
-    where: { id: userId, tenantId, deletedAt: null, balance: { gte: -amount } },
-    data: { balance: { increment: amount } },
-    select: { balance: true },
-  });
-  const row = updated[0];
+  const back = isRefund && change.batchId != null ? await takeBackBatchFunding(tx, change.batchId, amount) : null;
+  const update = () => tx.$queryRaw<ChangedRow[]>`
+    UPDATE users u
+    SET balance = o.balance + ${amount}::bigint, "agentFunded" = ${fundedAfter(change, back)}
+    FROM (
+      SELECT id, balance, "agentFunded", "agentId" FROM users
+      WHERE id = ${userId} AND "tenantId" = ${tenantId} AND "deletedAt" IS NULL
+      FOR NO KEY UPDATE
+    ) o
+    WHERE u.id = o.id ${conditions(change, capped)}
+    RETURNING u.balance, u."agentFunded", o."agentFunded" AS "fundedBefore", o."agentId"`;
+  let row = (await update())[0];
   if (!row) {
-    const current = await tx.user.findFirst({
-      where: { id: userId, tenantId, deletedAt: null },
-      select: { balance: true },
-    });
-    if (!current) throw notFound("entity.user");
-    throw insufficientBalance(current.balance);
+    const refusal = await explain(tx, change, capped);
+    if (refusal) throw refusal;
+    // Nothing refuses it: the row changed under a concurrent commit while this statement waited for its lock,
+    // and a join UPDATE can then miss it (PostgreSQL re-checks the target row, not the locked subquery). The lock
+    // is ours now, so the same statement, with a fresh snapshot, sees the newest row.
+    row = (await update())[0];
+    if (!row) throw (await explain(tx, change, capped)) ?? new Error(`applyBalanceChange: user ${userId} unchanged`);
+  }
+
+  // Spending took the platform's money first: what it took of the agent's is recorded on the batch for its refund,
+  // while the batch's agent is still the customer's (else that part is the platform's now).
+  const spentFunded = row.fundedBefore - row.agentFunded;
+  if (change.type === BalanceLogType.CONSUME && change.batchId != null && spentFunded > 0n) {
+    await tx.$executeRaw`
+      UPDATE message_batches SET "agentFunded" = "agentFunded" + ${spentFunded}::bigint
+      WHERE id = ${change.batchId}::bigint AND "agentId" = ${row.agentId}::int`;
   }
 
   const log = await tx.balanceLog.create({
@@ -79,6 +129,88 @@ export async function applyBalanceChange(tx: Prisma.TransactionClient, change: B
     select: { id: true },
   });
   return { logId: log.id, balanceAfter: row.balance };
+}
+
+interface BatchFundingBack {
+  /** Money units of the refund that go back to the customer's agent-funded money. */
+  units: bigint;
+  /** The agent whose money it was (the batch's agent). */
+  agentId: number;
+}
+
+/**
+ * A refund gives back the agent's part of the batch's cost first (the reverse of spending, which took the
+ * platform's money first), so a batch that cost less in the end was paid as if charged that much at once.
+ * The batch row is locked here; refunds come after their batch's update, so the lock order stays batch, user.
+ */
+async function takeBackBatchFunding(
+  tx: Prisma.TransactionClient,
+  batchId: bigint,
+  amount: bigint,
+): Promise<BatchFundingBack | null> {
+  const rows = await tx.$queryRaw<Array<{ back: bigint; agentId: number | null }>>`
+    UPDATE message_batches b SET "agentFunded" = o."agentFunded" - LEAST(o."agentFunded", ${amount}::bigint)
+    FROM (
+      SELECT id, "agentFunded", "agentId" FROM message_batches
+      WHERE id = ${batchId}::bigint AND "agentFunded" > 0
+      FOR NO KEY UPDATE
+    ) o
+    WHERE b.id = o.id
+    RETURNING LEAST(o."agentFunded", ${amount}::bigint) AS back, o."agentId"`;
+  const row = rows[0];
+  return row && row.agentId !== null ? { units: row.back, agentId: row.agentId } : null;
+}
+
+/** The customer's agent-funded money after the change, from the locked row `o` (docs/finance.md). */
+function fundedAfter(change: BalanceChange, back: BatchFundingBack | null): Prisma.Sql {
+  const { amount } = change;
+  // The agent's own credit or deduct moves its own money in the customer's balance.
+  if (change.fundingAgentId != null) return Prisma.sql`o."agentFunded" + ${amount}::bigint`;
+  // A refund restores the agent's part only while the customer is still that agent's.
+  if (back)
+    return Prisma.sql`o."agentFunded" + CASE WHEN o."agentId" = ${back.agentId}::int THEN ${back.units}::bigint ELSE 0 END`;
+  // The platform's debits (admin deduct, consume) take the platform's money first: the agent's part shrinks
+  // only when the balance left is smaller than it.
+  if (amount < 0n) return Prisma.sql`LEAST(o."agentFunded", o.balance + ${amount}::bigint)`;
+  return Prisma.sql`o."agentFunded"`;
+}
+
+/**
+ * When the change may apply, on the locked row `o`. Written so that no sum is computed before it is known to fit:
+ * a balance grown past the limit before it existed must get a 409, not a BIGINT overflow.
+ */
+function conditions(change: BalanceChange, capped: boolean): Prisma.Sql {
+  const { amount } = change;
+  const parts: Prisma.Sql[] = [];
+  if (amount < 0n) parts.push(Prisma.sql`AND o.balance >= ${-amount}::bigint`);
+  if (capped) parts.push(Prisma.sql`AND o.balance <= ${MAX_BALANCE_UNITS - amount}::bigint`);
+  if (change.fundingAgentId != null) {
+    parts.push(Prisma.sql`AND o."agentId" = ${change.fundingAgentId}::int`);
+    if (amount < 0n) parts.push(Prisma.sql`AND o."agentFunded" >= ${-amount}::bigint`);
+  }
+  return parts.length === 0 ? Prisma.empty : Prisma.join(parts, " ");
+}
+
+/**
+ * Why the conditional update changed nothing (the row is locked by now, so this read is current); null when
+ * nothing in the row refuses the change (see the retry in applyBalanceChange).
+ */
+async function explain(tx: Prisma.TransactionClient, change: BalanceChange, capped: boolean): Promise<AppError | null> {
+  const current = await tx.user.findFirst({
+    where: { id: change.userId, tenantId: change.tenantId, deletedAt: null },
+    select: { balance: true, agentFunded: true, agentId: true },
+  });
+  if (!current) return notFound("entity.user");
+  if (change.fundingAgentId != null && current.agentId !== change.fundingAgentId) return notFound("entity.user");
+  if (current.balance + change.amount < 0n) return insufficientBalance(current.balance);
+  if (change.fundingAgentId != null && current.agentFunded + change.amount < 0n)
+    return new AppError(409, "finance.agent_funded_short", { available: formatMoney(current.agentFunded) });
+  if (capped && current.balance + change.amount > MAX_BALANCE_UNITS)
+    return new AppError(409, "finance.balance_limit", {
+      max: formatMoney(MAX_BALANCE_UNITS),
+      balance: formatMoney(current.balance),
+    });
+  return null;
 }
 
 // ---------------------------------------------------------------- replay

@@ -84,14 +84,15 @@ export async function setSmsTemplateStatus(db: Db, p: Principal, body: SmsTempla
 /** Deletes a template that sent nothing yet; one with records stays (pause it instead) so records keep it. */
 export async function deleteSmsTemplate(prisma: PrismaClient, p: Principal, body: SmsTemplateIdBody): Promise<null> {
   const tenantId = await settingsTenant(prisma, p, body.tenantId);
-  await prisma.$transaction(async (tx) => {
-    const row = await tx.smsTemplate.findFirst({ where: { id: body.id, tenantId }, select: { id: true } });
-    if (!row) throw notFound("entity.sms_template");
-    if (await tx.smsRecord.findFirst({ where: { templateId: row.id }, select: { id: true } }))
-      throw conflict("sms_template.has_records");
-    await tx.smsTemplate.delete({ where: { id: row.id } });
+  // One conditional statement: of parallel deletes exactly one removes the row, the others find nothing to
+  // delete and answer like a missing template (a find-then-delete let them all pass the find and fail the delete).
+  const { count } = await prisma.smsTemplate.deleteMany({
+    where: { id: body.id, tenantId, records: { none: {} } },
   });
-  return null;
+  if (count === 1) return null;
+  if (await prisma.smsTemplate.findFirst({ where: { id: body.id, tenantId }, select: { id: true } }))
+    throw conflict("sms_template.has_records");
+  throw notFound("entity.sms_template");
 }
 
 export async function listSmsRecords(db: Db, p: Principal, q: SmsRecordListQuery): Promise<SmsRecordList> {

@@ -26,7 +26,7 @@ import { AppError, conflict, notFound } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { findManagedUser, managedUsersWhere, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { isStrongPassword } from "../auth/auth.service";
+import { requireAcceptablePassword, tenantWords } from "../auth/password-policy";
 
 /** Batches that still hold the customer's money or are on their way out: deleting the customer waits for them. */
 const RUNNING_BATCH_STATUSES = [
@@ -181,13 +181,12 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 }
 
-function requireStrongPassword(pw: string) {
-  if (!isStrongPassword(pw)) throw new AppError(400, "auth.password_weak");
-}
-
 /** A tenant with its settings, and optionally its first admin, in one transaction. Super admins only. */
 export async function createTenant(prisma: PrismaClient, p: Principal, body: TenantCreateBody) {
-  if (body.admin) requireStrongPassword(body.admin.password);
+  if (body.admin) {
+    const { username, password, email, company, nickname } = body.admin;
+    await requireAcceptablePassword(password, { username, related: [body.name, body.code, email, company, nickname] });
+  }
   const adminHash = body.admin ? await hashPassword(body.admin.password) : null;
   try {
     return await prisma.$transaction(async (tx): Promise<TenantCreateResult> => {
@@ -277,9 +276,12 @@ export async function createUser(prisma: PrismaClient, p: Principal, body: UserC
   if (!isCustomer && body.agentId !== undefined && body.agentId !== null)
     throw new AppError(400, "user.agent_only_for_customers");
   if (!isCustomer && body.authRequirement !== undefined) throw new AppError(400, "user.requirement_only_for_customers");
-  requireStrongPassword(body.password);
 
   const tenantId = await creationTenant(prisma, p, body.tenantId);
+  await requireAcceptablePassword(body.password, {
+    username: body.username,
+    related: [...(await tenantWords(prisma, tenantId)), body.email, body.company, body.nickname],
+  });
   const agentId = isCustomer ? await ownerOfNewCustomer(prisma, p, tenantId, body.agentId) : null;
   const setting = await prisma.tenantSetting.findUnique({ where: { tenantId }, select: { international: true } });
   const passwordHash = await hashPassword(body.password);

@@ -67,7 +67,9 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "Create (no id) or replace a website config: host (unique), title, description, logos, agent",
+        summary:
+          "Create (no id) or replace a website config: host (unique; a tenant admin's new host resolves once a " +
+          "super admin approved it, which a super admin's save does), title, description, logos, agent",
         body: websiteSaveBody,
         response: { 200: websiteConfigRow },
       },
@@ -91,7 +93,9 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "Upload a logo (PNG or JPG by content, at most 2 MB); save its path in a config's logo or logoSmall",
+        summary:
+          "Upload a logo (PNG or JPG by content, at most 2 MB); save its path in a config's logo or logoSmall " +
+          "(an upload no config uses is removed after a day)",
         description: "multipart/form-data: the image in the field `file`; super admins add the text field tenantId.",
         consumes: ["multipart/form-data"],
         response: { 200: websiteLogoResult },
@@ -102,7 +106,7 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const fields = parseInput(websiteLogoFields, form.fields);
       const file = form.files[0];
       if (!file) throw new AppError(400, "validation.required", { field: WEBSITE_LOGO_FIELD });
-      return storeLogo(prisma, principalOf(req), fields.tenantId, file, config.UPLOAD_DIR, base(req));
+      return storeLogo(prisma, principalOf(req), fields.tenantId, file, config.UPLOAD_DIR, base(req), req.log);
     },
   );
 

@@ -1,6 +1,12 @@
 // Website configs (branding by host) managed by a tenant's admin, or a super admin for a chosen tenant, and
 // their logos: uploaded images (PNG/JPG by content) stored under UPLOAD_DIR/website/<tenantId>/ and served
 // publicly by GET /website/logo/<tenantId>/<name> (logos appear on the sign-in pages, before any session).
+//
+// A host decides the tenant of everything before sign-in (branding, sign-in, registration), so it is a
+// platform-wide identity: a tenant admin's new or changed host waits for a super admin's approval (a save by a
+// super admin approves) and resolves nothing until then; a host held by any config answers a tenant admin
+// "not available", naming nobody (docs/decisions.md, "Website hosts").
+import { readdir, stat } from "node:fs/promises";
 import {
   UserType,
   WEBSITE_LOGO_PATH,
@@ -12,7 +18,7 @@ import {
 } from "@switchboard/contracts";
 import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
 import type { FastifyBaseLogger } from "fastify";
-import { badRequest, conflict, notFound } from "../../lib/errors";
+import { AppError, badRequest, conflict, notFound } from "../../lib/errors";
 import type { Principal } from "../../plugins/auth";
 import { removeStored, storedPath, storeUpload, type UploadedFile } from "../../plugins/uploads";
 import { settingsTenant } from "../settings/tenant-choice";
@@ -29,6 +35,7 @@ const rowSelect = {
   logoSmall: true,
   agentId: true,
   agent: { select: { username: true } },
+  hostApprovedAt: true,
   updatedAt: true,
 } satisfies Prisma.WebsiteConfigSelect;
 type RowData = Prisma.WebsiteConfigGetPayload<{ select: typeof rowSelect }>;
@@ -52,6 +59,7 @@ function toRow(r: RowData, base: string): WebsiteConfigRow {
     logoSmallUrl: absolute(base, r.logoSmall),
     agentId: r.agentId,
     agentUser: r.agent?.username ?? null,
+    hostApprovedAt: r.hostApprovedAt?.toISOString() ?? null,
     updatedAt: r.updatedAt.toISOString(),
   };
 }
@@ -78,6 +86,44 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 }
 
+/** A logo path the config does not hold yet must name a stored upload (a swept one is gone). */
+async function requireStoredLogo(uploadDir: string, logo: string) {
+  try {
+    await stat(storedPath(uploadDir, storedRel(logo)));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw badRequest("website.logo_missing");
+    throw err;
+  }
+}
+
+interface HostState {
+  host: string;
+  hostApprovedAt: Date | null;
+}
+
+/**
+ * The approval a saved config's host has: an approved host kept as it was stays approved; a super admin's save
+ * approves; a tenant admin's new or changed host waits for a super admin.
+ */
+function hostApproval(p: Principal, host: string, old: HostState | null): Date | null {
+  if (old && old.host === host && old.hostApprovedAt) return old.hostApprovedAt;
+  return p.type === UserType.SUPER_ADMIN ? new Date() : null;
+}
+
+/**
+ * The 409 for a host some config holds. A super admin (who sees every tenant) is told which config, to change
+ * or delete it and so reassign the host; anyone else only that it is not available, whoever holds it.
+ */
+async function hostConflict(db: Db, p: Principal, host: string) {
+  if (p.type !== UserType.SUPER_ADMIN) return conflict("website.host_unavailable");
+  const holder = await db.websiteConfig.findUnique({
+    where: { host },
+    select: { id: true, tenant: { select: { code: true } } },
+  });
+  if (!holder) return conflict("website.host_unavailable");
+  return conflict("website.host_held", { host, id: holder.id, tenant: holder.tenant.code });
+}
+
 /** Creates (no id) or replaces (id of this tenant's config, else 404) a website config. */
 export async function saveWebsiteConfig(
   prisma: PrismaClient,
@@ -97,7 +143,7 @@ export async function saveWebsiteConfig(
     });
     if (!agent) throw notFound("entity.agent");
   }
-  const data = {
+  const fields = {
     host: body.host,
     title: body.title,
     description: body.description,
@@ -105,24 +151,33 @@ export async function saveWebsiteConfig(
     logoSmall: body.logoSmall ?? null,
     agentId: body.agentId ?? null,
   };
-  let before: { logo: string | null; logoSmall: string | null } | null = null;
+  let before: { logo: string | null; logoSmall: string | null } | null;
   let row: RowData;
   try {
-    if (body.id === undefined) {
-      row = await prisma.websiteConfig.create({ data: { tenantId, ...data }, select: rowSelect });
-    } else {
-      const id = body.id;
-      [before, row] = await prisma.$transaction(async (tx) => {
-        const old = await tx.websiteConfig.findFirst({
-          where: { id, tenantId },
-          select: { logo: true, logoSmall: true },
+    [before, row] = await prisma.$transaction(async (tx) => {
+      let old: (HostState & { logo: string | null; logoSmall: string | null }) | null = null;
+      if (body.id !== undefined) {
+        // Locked: the approval is decided on the row as it is, not as a concurrent save is leaving it.
+        const locked = await tx.$queryRaw<Array<{ id: number }>>`
+          SELECT id FROM website_configs WHERE id = ${body.id} AND "tenantId" = ${tenantId} FOR UPDATE`;
+        if (locked.length === 0) throw notFound("entity.website_config");
+        old = await tx.websiteConfig.findUniqueOrThrow({
+          where: { id: body.id },
+          select: { host: true, hostApprovedAt: true, logo: true, logoSmall: true },
         });
-        if (!old) throw notFound("entity.website_config");
-        return [old, await tx.websiteConfig.update({ where: { id }, data, select: rowSelect })] as const;
-      });
-    }
+      }
+      for (const logo of [fields.logo, fields.logoSmall]) {
+        if (logo && logo !== old?.logo && logo !== old?.logoSmall) await requireStoredLogo(uploadDir, logo);
+      }
+      const data = { ...fields, hostApprovedAt: hostApproval(p, body.host, old) };
+      const saved =
+        body.id === undefined
+          ? await tx.websiteConfig.create({ data: { tenantId, ...data }, select: rowSelect })
+          : await tx.websiteConfig.update({ where: { id: body.id }, data, select: rowSelect });
+      return [old, saved] as const;
+    });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict("website.host_taken", { host: body.host });
+    if (isUniqueViolation(err)) throw await hostConflict(prisma, p, body.host);
     throw err;
   }
   if (before) await removeUnusedLogos(prisma, uploadDir, [before.logo, before.logoSmall], log);
@@ -167,6 +222,51 @@ function storedRel(publicPath: string): string {
   return `${LOGO_FOLDER}/${m[1]}/${m[2]}`;
 }
 
+/** Uploaded logos no config uses are kept this long for the config that will use them, then removed. */
+export const LOGO_GRACE_MS = 24 * 60 * 60 * 1000;
+/** Uploads a tenant may have waiting for a config at once. */
+export const MAX_PENDING_LOGOS = 20;
+
+/**
+ * Removes the tenant's uploaded logos that no config uses and that are older than the grace period; answers
+ * how many unused ones are younger (waiting for their config). Runs at each upload, so a tenant's unused
+ * uploads never outnumber MAX_PENDING_LOGOS plus those of its last day.
+ */
+export async function sweepUnusedLogos(
+  db: Db,
+  uploadDir: string,
+  tenantId: number,
+  log: FastifyBaseLogger,
+  now = Date.now(),
+): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(storedPath(uploadDir, `${LOGO_FOLDER}/${tenantId}`));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw err;
+  }
+  const paths = names.map((n) => `/website/logo/${tenantId}/${n}`).filter((x) => WEBSITE_LOGO_PATH.test(x));
+  if (paths.length === 0) return 0;
+  const users = await db.websiteConfig.findMany({
+    where: { OR: [{ logo: { in: paths } }, { logoSmall: { in: paths } }] },
+    select: { logo: true, logoSmall: true },
+  });
+  const used = new Set(users.flatMap((u) => [u.logo, u.logoSmall]));
+  const stale: string[] = [];
+  let waiting = 0;
+  for (const path of paths) {
+    if (used.has(path)) continue;
+    const info = await stat(storedPath(uploadDir, storedRel(path))).catch(() => null);
+    if (!info) continue;
+    if (now - info.mtimeMs > LOGO_GRACE_MS) stale.push(storedRel(path));
+    else waiting += 1;
+  }
+  const errors = await removeStored(uploadDir, stale);
+  for (const err of errors) log.warn({ err }, "could not remove an unused website logo");
+  return waiting;
+}
+
 /** Stores an uploaded logo for the tenant and answers its public path. */
 export async function storeLogo(
   db: Db,
@@ -175,8 +275,12 @@ export async function storeLogo(
   file: UploadedFile,
   uploadDir: string,
   base: string,
+  log: FastifyBaseLogger,
 ): Promise<WebsiteLogoResult> {
   const tenantId = await settingsTenant(db, p, requested);
+  const waiting = await sweepUnusedLogos(db, uploadDir, tenantId, log);
+  if (waiting >= MAX_PENDING_LOGOS)
+    throw new AppError(429, "website.logos_pending_too_many", { max: MAX_PENDING_LOGOS });
   const rel = await storeUpload(uploadDir, [LOGO_FOLDER, String(tenantId)], file);
   const publicPath = `/website/logo/${tenantId}/${rel.split("/").pop()}`;
   return { path: publicPath, url: absolute(base, publicPath) ?? publicPath };

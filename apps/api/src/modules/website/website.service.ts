@@ -10,9 +10,11 @@ export function requestHost(req: FastifyRequest): string {
   return (req.host ?? "").toLowerCase().replace(/:\d+$/, "").slice(0, 253);
 }
 
+/** The config of a host, once a super admin approved the host (a claim alone decides nothing). */
 export async function findWebsiteConfigByHost(db: Db, host: string) {
   if (!host) return null;
-  return db.websiteConfig.findUnique({ where: { host } });
+  const site = await db.websiteConfig.findUnique({ where: { host } });
+  return site?.hostApprovedAt ? site : null;
 }
 
 export interface PublicTenant {
@@ -87,7 +89,7 @@ export async function websiteConfigFor(
   if (site?.agentId) {
     // An agent's host shows the agent's branding; fields it leaves empty fall back to the tenant's.
     const tenantSite = await db.websiteConfig.findFirst({
-      where: { tenantId: site.tenantId, agentId: null },
+      where: { tenantId: site.tenantId, agentId: null, hostApprovedAt: { not: null } },
       orderBy: { id: "asc" },
     });
     if (tenantSite) {

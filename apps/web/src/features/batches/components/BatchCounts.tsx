@@ -13,7 +13,9 @@ type CountField =
   | "successCount"
   | "failedCount"
   | "deliveredCount"
-  | "undeliveredCount";
+  | "undeliveredCount"
+  | "readCount"
+  | "fallbackCount";
 
 const COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: string }> = [
   { field: "totalCount", label: "counts.total", id: "total" },
@@ -28,12 +30,23 @@ const COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: str
   { field: "undeliveredCount", label: "counts.undelivered", id: "undelivered" },
 ];
 
+/** Shown only for the channels that report them: reads (RCS, WhatsApp) and SMS fallbacks (RCS). */
+const CHANNEL_COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: string }> = [
+  { field: "readCount", label: "counts.read", id: "read" },
+  { field: "fallbackCount", label: "counts.fallback", id: "fallback" },
+];
+
 /** A batch's counts and money: total, valid, rejected, sent, failed, delivered, cost and refund. */
-export function BatchCounts({ batch }: { batch: Pick<BatchRow, CountField | "cost" | "refunded"> }) {
+export function BatchCounts({ batch }: { batch: Pick<BatchRow, CountField | "cost" | "refunded" | "productCode"> }) {
   const t = messages.useT();
+  const shown = [
+    ...COUNTS,
+    // SMS (3000) reports neither; WS (2000) reads; RCS (1000) reads and fallbacks.
+    ...CHANNEL_COUNTS.filter((c) => batch.productCode === 1000 || (batch.productCode === 2000 && c.id === "read")),
+  ];
   return (
     <Row gutter={[16, 16]} data-testid="batch-counts">
-      {COUNTS.map((c) => (
+      {shown.map((c) => (
         <Col key={c.field} xs={12} sm={8} md={6} lg={4}>
           <Statistic
             title={t(c.label)}

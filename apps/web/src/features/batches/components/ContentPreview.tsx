@@ -74,6 +74,22 @@ function WsPreview({ content }: { content: WsContent }) {
       </Frame>
     );
   }
+  if (body.type === "media") {
+    return (
+      <Frame header="WhatsApp">
+        <div style={bubble("#dcf8c6")} data-testid="preview-media">
+          {body.mediaType === "image" ? (
+            <Image src={body.link} alt={t("preview.rcs.media")} preview={false} />
+          ) : (
+            <Typography.Link href={body.link} target="_blank" rel="noreferrer">
+              {body.filename ?? body.link}
+            </Typography.Link>
+          )}
+          {body.caption && <div style={{ marginTop: 4 }}>{body.caption}</div>}
+        </div>
+      </Frame>
+    );
+  }
   return (
     <Frame header="WhatsApp">
       <div style={bubble("#dcf8c6")} data-testid="preview-template">
@@ -126,22 +142,46 @@ function RcsPreview({ content }: { content: RcsContent }) {
       </Frame>
     );
   }
+  if (body.type === "carousel") {
+    return (
+      <Frame header={`RCS · ${t("preview.rcs.carousel", { count: body.cards.length })}`} footer={fallback}>
+        <div style={{ display: "flex", gap: 8, overflowX: "auto" }} data-testid="preview-carousel">
+          {body.cards.map((card, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a carousel's cards are positional
+            <div key={i} style={{ flex: `0 0 ${body.cardWidth === "SMALL" ? 160 : 240}px` }}>
+              <RichCard card={card} />
+            </div>
+          ))}
+        </div>
+        <Suggestions items={body.suggestions} />
+      </Frame>
+    );
+  }
   return (
     <Frame header={`RCS · ${t("preview.rcs.card")}`} footer={fallback}>
-      <Card
-        size="small"
-        data-testid="preview-card"
-        cover={body.mediaUrl ? <Image src={body.mediaUrl} alt={t("preview.rcs.media")} preview={false} /> : undefined}
-      >
-        <Typography.Text strong>{body.title}</Typography.Text>
-        {body.description && (
-          <Typography.Paragraph style={{ margin: "4px 0 0", whiteSpace: "pre-wrap" }}>
-            {body.description}
-          </Typography.Paragraph>
-        )}
-        <Suggestions items={body.suggestions} />
-      </Card>
+      <RichCard card={body} />
     </Frame>
+  );
+}
+
+type RcsCard = Extract<RcsContent["body"], { type: "carousel" }>["cards"][number];
+
+function RichCard({ card }: { card: RcsCard }) {
+  const t = messages.useT();
+  return (
+    <Card
+      size="small"
+      data-testid="preview-card"
+      cover={card.mediaUrl ? <Image src={card.mediaUrl} alt={t("preview.rcs.media")} preview={false} /> : undefined}
+    >
+      <Typography.Text strong>{card.title}</Typography.Text>
+      {card.description && (
+        <Typography.Paragraph style={{ margin: "4px 0 0", whiteSpace: "pre-wrap" }}>
+          {card.description}
+        </Typography.Paragraph>
+      )}
+      <Suggestions items={card.suggestions} />
+    </Card>
   );
 }
 

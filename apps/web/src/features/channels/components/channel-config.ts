@@ -56,6 +56,8 @@ export const KIND_FIELDS: Record<ChannelKind, readonly ConfigField[]> = {
     { name: "accessToken", type: "secret", maxLength: 2000 },
     { name: "appSecret", type: "secret", maxLength: 200 },
     { name: "webhookVerifyToken", type: "secret", maxLength: 200 },
+    { name: "wabaId", type: "text", pattern: /^\d{1,32}$/ },
+    { name: "contactsCheckUrl", type: "text", url: true, maxLength: 1000 },
   ],
   rcs: [
     {
@@ -68,6 +70,8 @@ export const KIND_FIELDS: Record<ChannelKind, readonly ConfigField[]> = {
     { name: "agentId", type: "text", required: true, maxLength: 200 },
     { name: "tokenUrl", type: "text", url: true, maxLength: 1000, defaultValue: "https://oauth2.googleapis.com/token" },
     { name: "serviceAccountKey", type: "secretTextarea", maxLength: 20_000, check: looksLikeServiceAccountKey },
+    { name: "webhookClientToken", type: "secret", maxLength: 200 },
+    { name: "capabilityCheck", type: "select", options: ["batch", "single"], defaultValue: "batch" },
   ],
   http: [
     { name: "url", type: "text", required: true, url: true, maxLength: 1000 },

@@ -1,0 +1,27 @@
+// The worker thread of file-summary.ts: reads stored batch files and sorts their numbers, one at a time, off the
+// API's event loop, and posts back the counts (or the refusal's status, key and params, rebuilt as the same
+// AppError by the caller).
+import { parentPort } from "node:worker_threads";
+import { AppError } from "../../lib/errors";
+import type { SummaryReply, SummaryRequest } from "./file-summary";
+import { readNumberFile } from "./number-file";
+import { NumberSorter } from "./number-sorter";
+import { tallyOf } from "./number-tally";
+
+async function summarise(request: SummaryRequest): Promise<SummaryReply> {
+  const sorted = new NumberSorter(request.reading);
+  try {
+    await readNumberFile(request.absPath, (raw) => sorted.add(raw), request.maxNumbers);
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, status: err.status, key: err.key, params: err.params };
+    return { ok: false, failure: err instanceof Error ? err.message : String(err) };
+  }
+  return { ok: true, tally: tallyOf(sorted) };
+}
+
+const port = parentPort!;
+port.on("message", (request: SummaryRequest) => {
+  // summarise answers every error of the reading; anything else (posting the answer failed) is left unhandled on
+  // purpose: it ends the thread, the caller sees its "error" event and the pool starts a fresh one.
+  void summarise(request).then((reply) => port.postMessage(reply));
+});

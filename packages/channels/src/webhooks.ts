@@ -1,0 +1,30 @@
+// Provider webhooks, one entry per HTTP channel kind: how a call is verified (signature, subscription
+// handshake) and how its stored body is read into the project's events. The API verifies and stores
+// (apps/api/src/modules/webhooks); the workers parse and apply (workers/src/jobs/channel-events.ts).
+import type { ChannelEvents, ChannelKind, WebhookRequest, WebhookVerdict } from "./adapter";
+import { parseRcsEvents, verifyRcsWebhook } from "./rcs/webhook";
+import type { ChannelSecrets } from "./secrets";
+import { parseWhatsappEvents, verifyWhatsappWebhook } from "./whatsapp/webhook";
+
+export interface WebhookProvider {
+  verify(req: WebhookRequest, secrets: ChannelSecrets): WebhookVerdict;
+  /** Never throws: a body it cannot read gives no events and an `error` naming what was wrong. */
+  parse(rawBody: Buffer | string): ChannelEvents & { error?: string };
+}
+
+const PROVIDERS: Partial<Record<ChannelKind, WebhookProvider>> = {
+  rcs: {
+    verify: (req, secrets) => verifyRcsWebhook(req, secrets.webhookClientToken),
+    parse: parseRcsEvents,
+  },
+  whatsapp: {
+    verify: (req, secrets) =>
+      verifyWhatsappWebhook(req, { appSecret: secrets.appSecret, verifyToken: secrets.webhookVerifyToken }),
+    parse: parseWhatsappEvents,
+  },
+};
+
+/** The webhook handling of a channel kind; undefined for kinds whose events do not come by webhook (SMPP). */
+export function webhookProvider(kind: string): WebhookProvider | undefined {
+  return PROVIDERS[kind as ChannelKind];
+}

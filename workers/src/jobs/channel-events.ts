@@ -1,0 +1,385 @@
+// Provider webhook events (stored raw by the API, apps/api/src/modules/webhooks) applied to recipients and
+// inbound messages, then deleted: the table is the queue, so an event acknowledged to the provider is never lost.
+//
+//   - One round claims up to `batch` due events (FOR UPDATE SKIP LOCKED) and applies them in one transaction:
+//     the events go only when what they say is written. Rounds of all processes take one advisory lock, so the
+//     counters below are computed from the rows as they were (no two rounds change one recipient at once).
+//   - Reports: delivered / read set receive result 1 (read also readAt); undelivered, expired, rejected and failed
+//     set 2. States only move forward: a duplicate or a report older than what is recorded changes nothing, and a
+//     READ that overtakes its DELIVERED records both. The batch's delivered / undelivered / read counters move
+//     with the rows, in the same statement.
+//   - A report whose message is not known yet (the send's answer is still being written) keeps its event, tried
+//     again after a backoff, a bounded number of times.
+//   - Inbound messages are stored once per provider id, matched to the last message sent to that number over that
+//     channel (hence to its batch and customer), and the customer's notify URL gets an `inbound` callback.
+
+import { applyBalanceChange } from "@switchboard/api/ledger";
+import { type DeliveryReport, type InboundMessage, webhookProvider } from "@switchboard/channels";
+import {
+  BalanceLogType,
+  BatchStatus,
+  type CallbackJob,
+  channelEventsWakeup,
+  ReceiveResult,
+  SendResult,
+} from "@switchboard/contracts";
+import type { Prisma } from "@switchboard/db";
+import type { Redis } from "ioredis";
+import type { WorkerDeps } from "../lib/deps";
+
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
+
+export interface ChannelEventTuning {
+  /** Events claimed per round. */
+  batch: number;
+  /** Poll interval when no wake-up comes. */
+  pollMs: number;
+  /** Tries of an event whose message is not known yet, and the first wait (doubling). */
+  maxAttempts: number;
+  retryBaseMs: number;
+}
+
+export const DEFAULT_CHANNEL_EVENT_TUNING: ChannelEventTuning = {
+  batch: 500,
+  pollMs: 250,
+  maxAttempts: 10,
+  retryBaseMs: 500,
+};
+
+/** One advisory lock key for every round of every process (see the top of this file). */
+const ROUND_LOCK = 0x5b_ce_00_01;
+
+interface StoredEvent {
+  id: bigint;
+  channelId: number;
+  kind: string;
+  tenantId: number;
+  body: string;
+  attempts: number;
+}
+
+export interface RoundResult {
+  /** Events applied and deleted. */
+  applied: number;
+  /** Events kept for a later try (a message not known yet). */
+  deferred: number;
+  /** Events given up on (unreadable, unknown channel, out of tries). */
+  dropped: number;
+}
+
+/** Applies one round of due events; 0 applied, deferred and dropped when there were none. */
+export async function applyChannelEvents(
+  deps: Deps,
+  tuning: ChannelEventTuning = DEFAULT_CHANNEL_EVENT_TUNING,
+): Promise<RoundResult> {
+  const result: RoundResult = { applied: 0, deferred: 0, dropped: 0 };
+  const callbacks: CallbackJob[] = [];
+  await deps.prisma.$transaction(
+    async (tx) => {
+      const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ROUND_LOCK}) AS ok`;
+      if (!lock?.ok) return;
+      const events = await tx.$queryRaw<StoredEvent[]>`
+        SELECT e.id, e."channelId", coalesce(c.kind, '') AS kind, coalesce(c."tenantId", 0) AS "tenantId", e.body,
+               e.attempts
+        FROM channel_events e LEFT JOIN channels c ON c.id = e."channelId"
+        WHERE e."notBefore" <= now()
+        ORDER BY e.id
+        LIMIT ${tuning.batch}
+        FOR UPDATE OF e SKIP LOCKED`;
+      if (events.length === 0) return;
+
+      const done: bigint[] = [];
+      const later: Array<{ id: bigint; attempts: number }> = [];
+      for (const [channelId, group] of groupBy(events, (e) => e.channelId)) {
+        const first = group[0] as StoredEvent;
+        const provider = webhookProvider(first.kind);
+        if (!provider) {
+          deps.logger.warn({ channelId, events: group.length }, "webhook events of a channel that takes none: dropped");
+          done.push(...group.map((e) => e.id));
+          result.dropped += group.length;
+          continue;
+        }
+        const parsed = group.map((e) => ({ event: e, ...provider.parse(e.body) }));
+        for (const p of parsed) {
+          if (p.error)
+            deps.logger.warn({ channelId, eventId: p.event.id.toString(), error: p.error }, "webhook event unreadable");
+        }
+        const reports = parsed.flatMap((p) => p.reports.map((report) => ({ report, eventId: p.event.id })));
+        await failAccepted(
+          tx,
+          channelId,
+          reports.map((r) => r.report),
+        );
+        const unmatched = await applyReports(
+          tx,
+          channelId,
+          reports.map((r) => r.report),
+        );
+        const waiting = new Set(unmatched.map((i) => (reports[i] as { eventId: bigint }).eventId));
+        const inbound = parsed.flatMap((p) => p.inbound);
+        if (inbound.length > 0) callbacks.push(...(await storeInbound(tx, channelId, first.tenantId, inbound)));
+        for (const { event } of parsed) {
+          if (!waiting.has(event.id)) {
+            done.push(event.id);
+            result.applied++;
+          } else if (event.attempts + 1 >= tuning.maxAttempts) {
+            deps.logger.warn(
+              { channelId, eventId: event.id.toString() },
+              "webhook event names messages never sent: dropped",
+            );
+            done.push(event.id);
+            result.dropped++;
+          } else {
+            later.push({ id: event.id, attempts: event.attempts + 1 });
+            result.deferred++;
+          }
+        }
+      }
+      if (done.length > 0)
+        await tx.$executeRaw`DELETE FROM channel_events WHERE id = ANY(${done.map(String)}::bigint[])`;
+      for (const { id, attempts } of later) {
+        const waitMs = tuning.retryBaseMs * 2 ** (attempts - 1);
+        await tx.$executeRaw`
+          UPDATE channel_events SET attempts = ${attempts},
+                 "notBefore" = now() + ${waitMs} * interval '1 millisecond'
+          WHERE id = ${id}`;
+      }
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
+  if (callbacks.length > 0) await deps.queues.callbacks(callbacks);
+  return result;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+const RECEIVED_STATUSES = ["delivered", "read"];
+/** "failed" is a send failure (failAccepted) while nothing was delivered; after a delivery it changes nothing. */
+const FAILED_STATUSES = ["undelivered", "expired", "rejected", "failed"];
+
+/** Batch statuses that were settled already: a late send failure is refunded on the spot. */
+const SETTLED = [BatchStatus.SEND_FINISHED, BatchStatus.SEND_TERMINATED, BatchStatus.SEND_FAILED];
+
+/**
+ * A provider that gives up on a message it had accepted (WhatsApp's `failed` status) failed the send: the
+ * recipient goes from send result 1 to 2 with the provider's code, once (the update is conditional on 1 and on no
+ * delivery yet), and is refunded exactly once: by the settlement if the batch is still sending, else here, through
+ * the ledger, with the batch's refunded amount and counters moved in the same transaction.
+ */
+async function failAccepted(tx: Prisma.TransactionClient, channelId: number, reports: DeliveryReport[]) {
+  const failed = reports.filter((r) => r.status === "failed");
+  if (failed.length === 0) return;
+  const rows = await tx.$queryRaw<Array<{ batchId: bigint; count: number; price: bigint }>>`
+    WITH e AS (
+      SELECT * FROM unnest(${failed.map((r) => r.providerMessageId.slice(0, 64))}::text[],
+                           ${failed.map((r) => r.errorCode?.slice(0, 32) ?? null)}::text[]) AS e(message_id, error_code)
+    ), hit AS (
+      SELECT DISTINCT ON (f.id) f.id, f.tid, e.error_code FROM e CROSS JOIN LATERAL (
+        SELECT r.id, r.ctid AS tid, r."channelId", r."sendResult", r."receiveResult" FROM recipients r
+        WHERE r."providerMessageId" = e.message_id OFFSET 0
+      ) f
+      WHERE f."channelId" = ${channelId} AND f."sendResult" = ${SendResult.SUCCESS}
+        AND f."receiveResult" = ${ReceiveResult.UNKNOWN}
+    ), u AS (
+      UPDATE recipients r SET "sendResult" = ${SendResult.FAILURE}, "errorCode" = coalesce(hit.error_code, 'FAILED')
+      FROM hit
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r."sendResult" = ${SendResult.SUCCESS}
+      RETURNING r."batchId", r.price
+    )
+    SELECT "batchId", count(*)::int AS count, sum(price)::bigint AS price FROM u GROUP BY "batchId"`;
+  for (const row of rows) {
+    const [batch] = await tx.$queryRaw<Array<{ status: number; tenantId: number; userId: number }>>`
+      UPDATE message_batches
+      SET "successCount" = "successCount" - ${row.count}, "failedCount" = "failedCount" + ${row.count},
+          refunded = refunded + CASE WHEN status = ANY(${SETTLED}::int[]) THEN ${row.price}::bigint ELSE 0 END
+      WHERE id = ${row.batchId}
+      RETURNING status, "tenantId", "userId"`;
+    if (batch && SETTLED.includes(batch.status as (typeof SETTLED)[number]) && row.price > 0n) {
+      await applyBalanceChange(tx, {
+        tenantId: batch.tenantId,
+        userId: batch.userId,
+        type: BalanceLogType.REFUND,
+        amount: row.price,
+        batchId: row.batchId,
+      });
+    }
+  }
+}
+
+/**
+ * Records one channel's reports; returns the positions of the reports whose message is not known (yet).
+ * Per recipient: the earliest delivery time of its delivered/read reports, the earliest read time, and whether
+ * any report says it failed; then one forward-only update of the recipients and their batches' counters.
+ */
+async function applyReports(tx: Prisma.TransactionClient, channelId: number, reports: DeliveryReport[]) {
+  if (reports.length === 0) return [];
+  const ids = reports.map((r) => r.providerMessageId.slice(0, 64));
+  const statuses = reports.map((r) => r.status);
+  const ats = reports.map((r) => (r.doneAt && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date()).toISOString());
+  const errors = reports.map((r) => r.errorCode?.slice(0, 32) ?? null);
+  const matched = await tx.$queryRaw<Array<{ idx: number }>>`
+    WITH e AS (
+      SELECT * FROM unnest(${ids}::text[], ${statuses}::text[], ${ats}::timestamptz[], ${errors}::text[])
+        WITH ORDINALITY AS e(message_id, status, at, error_code, idx)
+    ), hit AS (
+      SELECT e.idx, e.status, e.at, e.error_code, f.id, f.tid, f."batchId", f."receiveResult", f."readAt"
+      FROM e CROSS JOIN LATERAL (
+        SELECT r.id, r.ctid AS tid, r."batchId", r."channelId", r."receiveResult", r."readAt" FROM recipients r
+        WHERE r."providerMessageId" = e.message_id OFFSET 0
+      ) f
+      WHERE f."channelId" = ${channelId}
+    ), agg AS (
+      SELECT id, tid, "batchId", min("receiveResult") AS old_result, min("readAt") AS old_read,
+             min(at) FILTER (WHERE status = ANY(${RECEIVED_STATUSES}::text[])) AS delivered_at,
+             min(at) FILTER (WHERE status = 'read') AS read_at,
+             bool_or(status = ANY(${FAILED_STATUSES}::text[])) AS failed,
+             min(error_code) FILTER (WHERE status = ANY(${FAILED_STATUSES}::text[])) AS error_code
+      FROM hit GROUP BY id, tid, "batchId"
+    ), next AS (
+      SELECT agg.*,
+             CASE WHEN old_result <> 0 THEN old_result
+                  WHEN delivered_at IS NOT NULL THEN 1
+                  WHEN failed THEN 2 ELSE 0 END AS new_result
+      FROM agg
+    ), u AS (
+      UPDATE recipients r
+      SET "receiveResult" = next.new_result,
+          "receivedAt" = CASE
+            WHEN next.new_result = 1 AND next.delivered_at IS NOT NULL
+              THEN least(coalesce(r."receivedAt", next.delivered_at), next.delivered_at)
+            WHEN next.old_result = 0 AND next.new_result = 2 THEN coalesce(r."receivedAt", now())
+            ELSE r."receivedAt" END,
+          "readAt" = CASE WHEN next.new_result = 1 THEN coalesce(r."readAt", next.read_at) ELSE r."readAt" END,
+          "errorCode" = CASE WHEN next.old_result = 0 AND next.new_result = 2
+            THEN coalesce(r."errorCode", next.error_code) ELSE r."errorCode" END
+      FROM next
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM next)) AND r.ctid = next.tid
+      RETURNING r."batchId", next.old_result, next.new_result, next.old_read, r."readAt" AS new_read
+    ), counted AS (
+      UPDATE message_batches b
+      SET "deliveredCount" = b."deliveredCount" + c.delivered,
+          "undeliveredCount" = b."undeliveredCount" + c.undelivered,
+          "readCount" = b."readCount" + c.opened
+      FROM (
+        SELECT "batchId",
+               count(*) FILTER (WHERE old_result = 0 AND new_result = 1)::int AS delivered,
+               count(*) FILTER (WHERE old_result = 0 AND new_result = 2)::int AS undelivered,
+               count(*) FILTER (WHERE old_read IS NULL AND new_read IS NOT NULL)::int AS opened
+        FROM u GROUP BY "batchId"
+      ) c
+      WHERE b.id = c."batchId"
+    )
+    SELECT (idx - 1)::int AS idx FROM hit`;
+  const found = new Set(matched.map((m) => m.idx));
+  return reports.map((_, i) => i).filter((i) => !found.has(i));
+}
+
+/**
+ * Stores inbound messages (once per provider id), each matched to the last message sent to its number over this
+ * channel, directly or as the RCS message an SMS fell back from; returns the `inbound` callbacks to send.
+ */
+async function storeInbound(
+  tx: Prisma.TransactionClient,
+  channelId: number,
+  tenantId: number,
+  messages: InboundMessage[],
+): Promise<CallbackJob[]> {
+  const rows = await tx.$queryRaw<Array<{ id: bigint; userId: number | null; batchId: bigint | null }>>`
+    INSERT INTO inbound_messages
+      ("tenantId", "userId", "batchId", "recipientId", "channelId", "providerMessageId", phone, text, "postbackData",
+       "inReplyTo", "receivedAt")
+    SELECT ${tenantId}, m."userId", m."batchId", m.id, ${channelId}, i.provider_id, i.phone, i.text, i.postback,
+           i.reply_to, i.received_at
+    FROM unnest(${messages.map((m) => m.providerMessageId.slice(0, 128))}::text[],
+                ${messages.map((m) => m.from.slice(0, 16))}::text[],
+                ${messages.map((m) => m.text?.slice(0, 4096) ?? null)}::text[],
+                ${messages.map((m) => m.postbackData?.slice(0, 2048) ?? null)}::text[],
+                ${messages.map((m) => m.inReplyTo?.slice(0, 128) ?? null)}::text[],
+                ${messages.map((m) => m.receivedAt.toISOString())}::timestamptz[])
+      AS i(provider_id, phone, text, postback, reply_to, received_at)
+    LEFT JOIN LATERAL (
+      SELECT r.id, r."batchId", b."userId" FROM recipients r JOIN message_batches b ON b.id = r."batchId"
+      WHERE (i.reply_to IS NOT NULL AND r."providerMessageId" = i.reply_to AND r."channelId" = ${channelId})
+         OR (r."channelId" = ${channelId} AND r."sentAt" > now() - interval '30 days' AND r.phone = i.phone)
+      ORDER BY (r."providerMessageId" = i.reply_to) DESC NULLS LAST, r."sentAt" DESC
+      LIMIT 1
+    ) m ON true
+    ON CONFLICT ("channelId", "providerMessageId") DO NOTHING
+    RETURNING id, "userId", "batchId"`;
+  return rows
+    .filter((r): r is typeof r & { userId: number } => r.userId !== null)
+    .map((r) => ({
+      userId: r.userId,
+      event: "inbound" as const,
+      ...(r.batchId !== null ? { batchId: r.batchId.toString() } : {}),
+      inboundId: r.id.toString(),
+    }));
+}
+
+/** Runs rounds while events are due: woken through Redis by the API, and every pollMs anyway. */
+export class ChannelEventLoop {
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly subscriber: Redis;
+
+  constructor(
+    private readonly deps: Deps & Pick<WorkerDeps, "redis" | "redisPrefix">,
+    private readonly tuning: ChannelEventTuning = DEFAULT_CHANNEL_EVENT_TUNING,
+  ) {
+    this.subscriber = deps.redis.duplicate();
+    this.subscriber.on("error", () => undefined); // the main connection's handler already says Redis is gone
+  }
+
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(channelEventsWakeup(this.deps.redisPrefix));
+    this.subscriber.on("message", () => this.kick());
+    this.kick();
+  }
+
+  /** Runs a round now (or right after the one running). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      } else if (!this.stopped) this.timer = setTimeout(() => this.kick(), this.tuning.pollMs);
+    });
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      for (;;) {
+        const r = await applyChannelEvents(this.deps, this.tuning);
+        // A full round means more are waiting; otherwise wait for a wake-up or the next poll.
+        if (this.stopped || r.applied + r.deferred + r.dropped < this.tuning.batch) return;
+      }
+    } catch (err) {
+      this.deps.logger.error({ err }, "applying webhook events failed; trying again at the next poll");
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    this.subscriber.disconnect();
+  }
+}

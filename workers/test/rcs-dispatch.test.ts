@@ -1,0 +1,212 @@
+// An RCS batch with SMS fallback end to end: the workers send RBM agent messages to the RBM simulator, which
+// pushes signed DELIVERED / READ events to the API's webhook (stored, then applied by the workers); numbers the
+// simulator says are not RCS-capable fall back to SMS over the customer's SMS route (the SMSC simulator), each
+// once. Billing stays exact: RCS recipients pay the RCS price, fallen-back ones the SMS price, the rest refunded.
+import type { AddressInfo } from "node:net";
+import { encryptSecrets } from "@switchboard/channels";
+import {
+  type RbmSimulator,
+  type SimulatorSubmit,
+  type SmscSimulator,
+  startRbmSimulator,
+  startSmscSimulator,
+} from "@switchboard/channels/simulators";
+import { BatchStatus, ProductCode, SendResult } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../apps/api/src/app";
+import {
+  createCustomer,
+  createPendingBatch,
+  createSmppChannel,
+  demoTenant,
+  type Harness,
+  startHarness,
+  TEST_SECRET_KEY,
+  testConfig,
+  testPrisma,
+  uniqueName,
+  waitFor,
+  waitSettled,
+} from "./helpers";
+
+let prisma: PrismaClient;
+let h: Harness;
+let rbm: RbmSimulator;
+let smsc: SmscSimulator;
+let api: Awaited<ReturnType<typeof buildApp>>;
+let apiRedis: Redis;
+let rcsChannelId: number;
+let smsChannelId: number;
+const smsSubmits: SimulatorSubmit[] = [];
+const clientToken = "rbm-test-client-token";
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  h = await startHarness();
+  const config = testConfig(undefined, h.deps.redisPrefix);
+  apiRedis = new Redis(config.REDIS_URL);
+  api = await buildApp({ config: { ...config, LOG_LEVEL: "silent" }, prisma, redis: apiRedis });
+  await api.listen({ host: "127.0.0.1", port: 0 });
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+
+  smsc = await startSmscSimulator({ onSubmit: (s) => smsSubmits.push(s) });
+  smsChannelId = await createSmppChannel(prisma, { port: smsc.port });
+  rbm = await startRbmSimulator({
+    agentId: "rbm-test-agent",
+    clientToken,
+    deliveryDelayMs: 5,
+    readShare: 0.5,
+    readDelayMs: 5,
+    duplicateShare: 0.2,
+    reorderShare: 0.3,
+  });
+  const { tenantId } = await demoTenant(prisma);
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: uniqueName("rbm"),
+      kind: "rcs",
+      productCode: ProductCode.RCS,
+      config: { baseUrl: rbm.url, agentId: rbm.agentId, tokenUrl: rbm.tokenUrl, capabilityCheck: "batch" },
+      secrets: encryptSecrets(TEST_SECRET_KEY, tenantId, {
+        serviceAccountKey: rbm.serviceAccountKey,
+        webhookClientToken: clientToken,
+      }),
+      throughput: 1_000,
+    },
+  });
+  rcsChannelId = channel.id;
+  rbm.setOptions({ webhookUrl: `${apiUrl}/webhooks/rcs/${rcsChannelId}` });
+});
+
+afterAll(async () => {
+  await rbm?.close();
+  await smsc?.close();
+  await h?.stop();
+  await api?.close();
+  apiRedis?.disconnect();
+  await prisma?.$disconnect();
+});
+
+/** Numbers ending 404 are not RCS-capable at the simulator. */
+function numbers(count: number, nonCapableEvery: number): string[] {
+  const base = 2_000 + Math.floor(Math.random() * 5_000);
+  return Array.from({ length: count }, (_, i) =>
+    i % nonCapableEvery === nonCapableEvery - 1 ? `+1202${base + i}404` : `+1202${base + i}${100 + (i % 300)}`,
+  );
+}
+
+const RCS_PRICE = 300n;
+const SMS_PRICE = 80n;
+
+describe("RCS batch with SMS fallback", () => {
+  it("reaches 22: capable numbers over RCS (delivered, some read), the others once over SMS, billed exactly", async () => {
+    const phones = numbers(60, 4); // 15 not RCS-capable
+    const customer = await createCustomer(prisma);
+    // The customer's SMS route: every country over this run's SMSC (the seed's default points at npm start's).
+    const { productId: smsProductId } = await demoTenant(prisma);
+    await prisma.channelRoute.create({
+      data: {
+        tenantId: customer.tenantId,
+        userId: customer.id,
+        productId: smsProductId,
+        countryCode: "*",
+        channelId: smsChannelId,
+      },
+    });
+    const { batchId, cost } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+      content: {
+        product: ProductCode.RCS,
+        body: {
+          type: "card",
+          title: "Your order shipped",
+          description: "Track it any time",
+          mediaHeight: "MEDIUM",
+          orientation: "VERTICAL",
+          suggestions: [{ type: "reply", text: "Thanks", postbackData: "thanks" }],
+        },
+        fallbackText: "Your order shipped. Track it at example.com",
+      },
+      prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
+    });
+    await h.deps.queues.dispatchBatches([batchId]);
+    const batch = await waitSettled(prisma, batchId);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(batch.successCount).toBe(60);
+    expect(batch.fallbackCount).toBe(15);
+
+    const fallen = phones.filter((p) => p.endsWith("404"));
+    const capable = phones.filter((p) => !p.endsWith("404"));
+    for (const p of fallen) expect(rbm.sentTo(p)).toBe(0);
+    for (const p of capable.slice(0, 10)) expect(rbm.sentTo(p)).toBe(1);
+    const smsTo = smsSubmits.map((s) => `+${s.destination}`);
+    expect(smsTo.filter((n) => fallen.includes(n)).sort()).toEqual([...fallen].sort());
+    expect(smsTo.filter((n) => capable.includes(n))).toEqual([]);
+    expect(smsSubmits.every((s) => s.text.startsWith("Your order shipped."))).toBe(true);
+
+    const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+    for (const r of rows) {
+      if (r.phone.endsWith("404")) {
+        expect(r).toMatchObject({ channelId: smsChannelId, fallbackFrom: rcsChannelId, price: SMS_PRICE });
+      } else {
+        expect(r).toMatchObject({ channelId: rcsChannelId, fallbackFrom: null, price: RCS_PRICE });
+      }
+      expect(r.sendResult).toBe(SendResult.SUCCESS);
+    }
+    // cost - refunded = what the recipients paid
+    expect(batch.cost).toBe(cost);
+    expect(batch.cost - batch.refunded).toBe(45n * RCS_PRICE + 15n * SMS_PRICE);
+
+    // every RCS delivery (by webhook) and SMS receipt recorded; some read
+    const done = await waitFor("every delivery recorded", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.deliveredCount === 60 ? b : undefined;
+    });
+    expect(done.readCount).toBeGreaterThan(5);
+    expect(done.readCount).toBeLessThan(45);
+    expect(await prisma.channelEvent.count({ where: { channelId: rcsChannelId } })).toBe(0);
+  });
+
+  it("a terminated batch revokes what RBM accepted but did not deliver, and refunds it with the unsent", async () => {
+    const phones = numbers(40, 1000); // all RCS-capable
+    const offline = phones.slice(0, 10);
+    for (const p of offline) rbm.setOffline(p, true);
+    rbm.setOptions({ rps: 20 }); // slow enough to stop it half way
+    try {
+      const customer = await createCustomer(prisma);
+      const { batchId, cost } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+        content: { product: ProductCode.RCS, body: { type: "text", text: "Flash sale", suggestions: [] } },
+        prices: () => ({ price: RCS_PRICE }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      // the offline ones are sent first (lowest ids); once they are accepted, an admin terminates the batch
+      await waitFor("the offline numbers accepted", async () => {
+        const n = await prisma.recipient.count({
+          where: { batchId: BigInt(batchId), phone: { in: offline }, sendResult: SendResult.SUCCESS },
+        });
+        return n === offline.length ? n : undefined;
+      });
+      await prisma.messageBatch.update({
+        where: { id: BigInt(batchId) },
+        data: { status: BatchStatus.SEND_TERMINATED },
+      });
+      await h.deps.queues.finishBatches([batchId]);
+      const batch = await waitSettled(prisma, batchId);
+      expect(batch.status).toBe(BatchStatus.SEND_TERMINATED);
+      const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+      const revoked = rows.filter((r) => r.errorCode === "REVOKED");
+      expect(revoked.map((r) => r.phone).sort()).toEqual([...offline].sort());
+      for (const r of revoked) expect(r.sendResult).toBe(SendResult.TERMINATED);
+      // refunded: everything not carried (revoked and never sent)
+      const carried = rows.filter((r) => r.sendResult === SendResult.SUCCESS).length;
+      expect(carried).toBeLessThan(30);
+      expect(batch.cost - batch.refunded).toBe(BigInt(carried) * RCS_PRICE);
+      expect(batch.cost).toBe(cost);
+    } finally {
+      for (const p of offline) rbm.setOffline(p, false);
+      rbm.setOptions({ rps: 0 });
+    }
+  });
+});

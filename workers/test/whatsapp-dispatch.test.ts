@@ -1,0 +1,132 @@
+// A WS batch end to end through the WhatsApp Cloud API simulator: the workers send template messages over the
+// WhatsApp channel, the simulator pushes signed status webhooks to the API, which stores them; the workers apply
+// them. The batch reaches 22 with every message delivered, some read, and the charge exact.
+import type { AddressInfo } from "node:net";
+import { encryptSecrets } from "@switchboard/channels";
+import { startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
+import { BatchStatus, ProductCode } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../apps/api/src/app";
+import {
+  createCustomer,
+  createPendingBatch,
+  demoTenant,
+  type Harness,
+  phoneNumbers,
+  startHarness,
+  TEST_SECRET_KEY,
+  testConfig,
+  testPrisma,
+  uniqueName,
+  waitFor,
+  waitSettled,
+} from "./helpers";
+
+let prisma: PrismaClient;
+let h: Harness;
+let sim: WhatsappSimulator;
+let api: Awaited<ReturnType<typeof buildApp>>;
+let apiRedis: Redis;
+let channelId: number;
+
+const secrets = { accessToken: "wa-test-token", appSecret: "wa-app-secret", webhookVerifyToken: "wa-verify" };
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  h = await startHarness();
+  // The API's webhook intake, with the same database and Redis prefix as these workers (its wake-ups reach them).
+  const config = testConfig(undefined, h.deps.redisPrefix);
+  apiRedis = new Redis(config.REDIS_URL);
+  api = await buildApp({ config: { ...config, LOG_LEVEL: "silent" }, prisma, redis: apiRedis });
+  await api.listen({ host: "127.0.0.1", port: 0 });
+  const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+
+  sim = await startWhatsappSimulator({
+    accessToken: secrets.accessToken,
+    appSecret: secrets.appSecret,
+    verifyToken: secrets.webhookVerifyToken,
+    deliveryDelayMs: 5,
+    readShare: 0.5,
+    readDelayMs: 5,
+    duplicateShare: 0.2,
+    reorder: true,
+  });
+  const { tenantId } = await demoTenant(prisma);
+  const channel = await prisma.channel.create({
+    data: {
+      tenantId,
+      name: uniqueName("wa"),
+      kind: "whatsapp",
+      productCode: ProductCode.WS,
+      config: { baseUrl: sim.url, apiVersion: "v21.0", phoneNumberId: "106540352242922" },
+      secrets: encryptSecrets(TEST_SECRET_KEY, tenantId, secrets),
+      throughput: 1_000,
+    },
+  });
+  channelId = channel.id;
+  sim.setOptions({ webhookUrl: `${apiUrl}/webhooks/whatsapp/${channelId}` });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await h?.stop();
+  await api?.close();
+  apiRedis?.disconnect();
+  await prisma?.$disconnect();
+});
+
+describe("WS batch through the WhatsApp simulator", () => {
+  it("reaches 22 with every template message accepted once, delivered by webhook, some read", async () => {
+    const phones = phoneNumbers(200);
+    const customer = await createCustomer(prisma);
+    const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones, {
+      content: {
+        product: ProductCode.WS,
+        body: { type: "template", name: "order_update", language: "en_US", parameters: ["Ana", "A-1001"], buttons: [] },
+      },
+      prices: () => ({ price: 300n }),
+    });
+    await h.deps.queues.dispatchBatches([batchId]);
+    const batch = await waitSettled(prisma, batchId);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    expect(batch.successCount).toBe(200);
+    expect(batch.refunded).toBe(0n);
+    expect(batch.cost).toBe(cost);
+    for (const phone of phones.slice(0, 5)) expect(sim.acceptedFor(phone)).toBe(1);
+    await sim.idle(20_000);
+    const delivered = await waitFor("every delivery report applied", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+      return b.deliveredCount === 200 ? b : undefined;
+    });
+    expect(delivered.readCount).toBeGreaterThan(40);
+    expect(delivered.readCount).toBeLessThan(160);
+    const read = await prisma.recipient.count({ where: { batchId: BigInt(batchId), readAt: { not: null } } });
+    expect(read).toBe(delivered.readCount);
+    expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(0);
+  });
+
+  it("a revoked token pauses the channel instead of failing recipients one by one with 190", async () => {
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(30);
+    sim.revokeToken();
+    try {
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones, {
+        content: { product: ProductCode.WS, body: { type: "text", text: "Hello", previewUrl: false } },
+        prices: () => ({ price: 100n }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      const batch = await waitSettled(prisma, batchId);
+      const channel = await prisma.channel.findUniqueOrThrow({ where: { id: channelId } });
+      expect(channel.status).toBe(2);
+      // Nobody was charged for the provider's refusal of our credentials: the whole batch is given back.
+      expect(batch.status).toBe(BatchStatus.SEND_FAILED);
+      expect(batch.refunded).toBe(cost);
+      expect(await prisma.recipient.count({ where: { batchId: BigInt(batchId), errorCode: "190" } })).toBe(0);
+    } finally {
+      sim.setAccessToken(secrets.accessToken);
+      await prisma.channel.update({ where: { id: channelId }, data: { status: 1 } });
+    }
+  });
+});
