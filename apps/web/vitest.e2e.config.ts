@@ -8,7 +8,7 @@ export default defineConfig({
     include: ["e2e/**/*.e2e.ts"],
     environment: "node",
     globalSetup: ["../api/test/global-setup.ts"],
-    testTimeout: 60_000,
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     fileParallelism: false,
     // After every other project (they run together in group 0): the browser flows then have the machine to

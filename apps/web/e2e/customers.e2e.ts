@@ -2,8 +2,9 @@
 // customer (first refused while its own balance is empty, then after an admin's top-up), the customer sees the new
 // balance, and the menus and guards follow the roles (docs/permissions.md, docs/finance.md).
 import path from "node:path";
+import { createPrisma } from "@switchboard/db";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Harness, SCREENSHOT_DIR, startHarness } from "./harness";
 
 /** The machine is shared: give lists time to refresh. */
@@ -11,10 +12,22 @@ const POLL = { timeout: 15_000 };
 const SLOW = { timeout: 150_000 };
 
 let h: Harness;
+const prisma = createPrisma(inject("databaseUrl"), { max: 2 });
+/** The seed customer's balance once recharged (money units): other files may have spent some before this one. */
+let recharged = 0n;
 beforeAll(async () => {
   h = await startHarness();
+  const customer = await prisma.user.findFirstOrThrow({ where: { username: "customer" }, select: { balance: true } });
+  recharged = customer.balance + 125_000n;
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await prisma.$disconnect();
+});
+
+/** Money units as the pages show them: two decimals, thousands separators. */
+const shown = (units: bigint) =>
+  (Number(units) / 10_000).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 
@@ -100,7 +113,7 @@ describe("customer management in Chromium", () => {
       await expect.poll(() => agent.getByTestId("recharge-table").textContent(), POLL).toContain("e2e top-up");
       const row = agent.locator("tr", { hasText: "e2e top-up" });
       expect(await row.textContent()).toContain("+12.50");
-      expect(await row.textContent()).toContain("1,012.50");
+      expect(await row.textContent()).toContain(shown(recharged));
       await shot(agent, "backend-customer-recharge-agent");
 
       // The agent's own finance page shows both sides: the admin's +100 and the -12.50 naming the customer.
@@ -123,7 +136,7 @@ describe("customer management in Chromium", () => {
       const customer = await signIn("/login", "customer", "Customer123", /\/app\/dashboard/);
       const info = await apiFromPage(customer, "/user/info");
       expect(info.body.code).toBe(0);
-      expect((info.body.data as { balance: string }).balance).toBe("1012.5000");
+      expect((info.body.data as { balance: string }).balance).toBe((Number(recharged) / 10_000).toFixed(4));
       await customer.goto("/app/finance/recharge/add");
       await customer.getByTestId("menu").waitFor();
       // The customer's own record list is another helper's page; when it is there it lists the recharge.
@@ -143,7 +156,7 @@ describe("customer management in Chromium", () => {
 
     await admin.goto("/backend/customer/list");
     await admin.getByTestId("customer-balance-customer").waitFor();
-    expect(await admin.getByTestId("customer-balance-customer").textContent()).toBe("1,012.50");
+    expect(await admin.getByTestId("customer-balance-customer").textContent()).toBe(shown(recharged));
     expect(await menu.textContent()).toContain("客户登录日志");
     await shot(admin, "backend-customer-list");
 

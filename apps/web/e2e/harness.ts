@@ -142,9 +142,15 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     webUrl,
     browser,
     newPage: async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: webUrl });
-      // The whole suite shares two cores with the API and workers tests: waits are generous, never fixed sleeps.
-      context.setDefaultTimeout(60_000);
+      // Reduced motion turns antd's animations off (the app honours the setting): on a loaded machine a click
+      // during a modal's zoom or a menu's slide could land beside its target.
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        baseURL: webUrl,
+        reducedMotion: "reduce",
+      });
+      // Waits are generous (two cores), but shorter than a test's budget so a stuck step names itself.
+      context.setDefaultTimeout(30_000);
       return context.newPage();
     },
     close: async () => {

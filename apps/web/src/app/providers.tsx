@@ -3,13 +3,18 @@ import { ConfigProvider } from "antd";
 import enUS from "antd/es/locale/en_US";
 import zhCN from "antd/es/locale/zh_CN";
 import type { ReactNode } from "react";
+import { useReducedMotion } from "../hooks/use-reduced-motion";
 import { WebsiteConfigEffects } from "../features/website/components/WebsiteConfigEffects";
 import { I18nProvider, useI18n } from "../lib/i18n";
 
 function AntdProviders({ children }: { children: ReactNode }) {
   const { lang } = useI18n();
+  const reducedMotion = useReducedMotion();
   return (
-    <ConfigProvider locale={lang === "zh" ? zhCN : enUS} theme={{ token: { colorPrimary: "#1f6feb" } }}>
+    <ConfigProvider
+      locale={lang === "zh" ? zhCN : enUS}
+      theme={{ token: { colorPrimary: "#1f6feb", motion: !reducedMotion } }}
+    >
       <WebsiteConfigEffects />
       {children}
     </ConfigProvider>
