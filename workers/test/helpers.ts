@@ -251,6 +251,8 @@ export async function createPendingBatch(
     content?: BatchContent;
     /** Per recipient: RCS with fallback reserves the larger price, and keeps both (see quote.ts). */
     prices?: (phone: string) => { price: bigint; primaryPrice?: bigint; fallbackPrice?: bigint };
+    /** 1: a screening batch (the channel's reachability check, nothing sent). */
+    taskType?: number;
   } = {},
 ): Promise<BatchFixture> {
   const { productId } = await demoTenant(prisma);
@@ -264,7 +266,7 @@ export async function createPendingBatch(
         tenantId: customer.tenantId,
         userId: customer.id,
         productId,
-        taskType: 2,
+        taskType: opts.taskType ?? 2,
         submitMode: 3,
         status: opts.status ?? BatchStatus.PENDING_SEND,
         content: opts.content ?? { product: ProductCode.SMS, text, senderId: "Switchboard" },

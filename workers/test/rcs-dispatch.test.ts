@@ -169,6 +169,37 @@ describe("RCS batch with SMS fallback", () => {
     expect(await prisma.channelEvent.count({ where: { channelId: rcsChannelId } })).toBe(0);
   });
 
+  it("a screening batch asks RBM who is RCS-capable and sends nothing: reachable / not reachable per number", async () => {
+    const phones = numbers(1_200, 4); // 300 not RCS-capable; more than one users:batchGet slice
+    const customer = await createCustomer(prisma);
+    const before = rbm.stats();
+    const smsBefore = smsSubmits.length;
+    const SCREEN_PRICE = 5n;
+    const { batchId, cost } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+      content: { product: ProductCode.RCS, body: { type: "text", text: "never sent", suggestions: [] } },
+      prices: () => ({ price: SCREEN_PRICE }),
+      taskType: 1,
+    });
+    await h.deps.queues.dispatchBatches([batchId]);
+    const batch = await waitSettled(prisma, batchId);
+    expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+    // nothing reached a phone, over RCS or SMS
+    const after = rbm.stats();
+    expect(after.sent).toBe(before.sent);
+    expect(after.notFound).toBe(before.notFound);
+    expect(after.batchGets - before.batchGets).toBeGreaterThanOrEqual(3);
+    expect(smsSubmits.length).toBe(smsBefore);
+    // reachable: receive result 1; not reachable: 2 with UNREACHABLE; both answered, so both paid
+    expect(batch).toMatchObject({ successCount: 1_200, deliveredCount: 900, undeliveredCount: 300, failedCount: 0 });
+    const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+    for (const r of rows) {
+      expect(r.providerMessageId).toBeNull();
+      expect(r.receiveResult).toBe(r.phone.endsWith("404") ? 2 : 1);
+      if (r.phone.endsWith("404")) expect(r.errorCode).toBe("UNREACHABLE");
+    }
+    expect(batch.cost - batch.refunded).toBe(cost);
+  });
+
   it("a terminated batch revokes what RBM accepted but did not deliver, and refunds it with the unsent", async () => {
     const phones = numbers(40, 1000); // all RCS-capable
     const offline = phones.slice(0, 10);

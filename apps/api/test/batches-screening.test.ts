@@ -1,9 +1,10 @@
-// Screening (task type 1) must never deliver a message: until a product's reachability check runs in the
-// workers, every way of submitting one is refused with a clear reason before anything is charged or created.
+// Screening (task type 1) must never deliver a message: the workers only run the channel's reachability check
+// (workers/test/rcs-dispatch.test.ts asserts nothing reaches a phone). At submission, a country whose channel
+// cannot check (an SMPP channel without an HLR lookup) or that has no screening price is refused with the
+// reason, before anything is charged; a channel that can check is charged the screening price per number.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKeyHash } from "../src/modules/developer/callback-signature";
-import { multipart } from "./accounts";
 import { BatchFixtures, type BatchWorld, multiple, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 
@@ -23,10 +24,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const SCREENING = "screening is not available for product";
+const SCREENING = "cannot check whether numbers can receive";
 
-describe("screening on a product without a reachability check", () => {
-  it("is refused in modes 1 and 2, by the pre-submit check and by a file, with nothing charged or created", async () => {
+describe("screening on a channel without a reachability check", () => {
+  it("is refused in modes 1 and 2 and by the pre-submit check, with nothing charged or created", async () => {
     const c = await fx.customer(w, "10.00");
     const before = await fx.balance(c.id);
     const single = await post(
@@ -52,20 +53,9 @@ describe("screening on a product without a reachability check", () => {
     const pre = await post(t, "/user/submit/pre", c.token, multiple(w, ["+8613800138000"], { taskType: 1 }), {
       lang: "zh",
     });
-    expect(pre.status).toBe(400);
-    expect(pre.body.message).toContain("暂不支持号码筛查");
-    const form = multipart(
-      { productId: String(w.productId), taskType: "1", content: JSON.stringify({ product: 3000, text: "Hi" }) },
-      [{ name: "numbers.csv", data: Buffer.from("+8613800138000\n"), field: "file" }],
-    );
-    const file = await t.app.inject({
-      method: "POST",
-      url: "/batch/submit/file",
-      headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType, lang: "en" },
-      payload: form.payload,
-    });
-    expect(file.statusCode).toBe(400);
-    expect(file.json().message).toContain(SCREENING);
+    // the pre-submit check answers per country, saying why this one is not served
+    expect(pre.status).toBe(200);
+    expect(JSON.stringify(pre.body.data)).toContain("无法检测号码可达性");
     expect(await fx.batchCount(c.id)).toBe(0);
     expect(await fx.balance(c.id)).toBe(before);
   });
@@ -83,5 +73,43 @@ describe("screening on a product without a reachability check", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain(SCREENING);
     expect(await fx.batchCount(c.id)).toBe(0);
+  });
+});
+
+describe("screening on a channel with a reachability check", () => {
+  it("is charged the screening price per number (not the message price), and refused where there is none", async () => {
+    const lookup = await fx.world({ reviewMode: 0 });
+    await t.prisma.channel.update({
+      where: { id: lookup.channelId },
+      data: { config: { host: "hlr.example", port: 2775, systemId: "x", lookupUrl: "https://hlr.example/lookup" } },
+    });
+    await t.prisma.price.updateMany({
+      where: { productId: lookup.productId, countryCode: "CN" },
+      data: { screeningPrice: 300n },
+    });
+    const c = await fx.customer(lookup, "10.00");
+    const before = await fx.balance(c.id);
+    const res = await post(
+      t,
+      "/batch/submit",
+      c.token,
+      multiple(lookup, ["+8613800138000", "+8613800138001"], { taskType: 1 }),
+      { lang: "en" },
+    );
+    expect(res.status).toBe(200);
+    const batch = await t.prisma.messageBatch.findFirstOrThrow({ where: { userId: c.id } });
+    expect(batch.taskType).toBe(1);
+    expect(batch.cost).toBe(600n);
+    expect(await fx.balance(c.id)).toBe(before - 600n);
+    const prices = await t.prisma.recipient.findMany({ where: { batchId: batch.id }, select: { price: true } });
+    expect(prices.map((p) => p.price)).toEqual([300n, 300n]);
+
+    // a US number: the message price exists, the screening price does not
+    const us = await post(t, "/batch/submit", c.token, multiple(lookup, ["+12025550123"], { taskType: 1 }), {
+      lang: "en",
+    });
+    expect(us.status).toBe(400);
+    expect(us.body.message).toContain("no screening price");
+    expect(await fx.balance(c.id)).toBe(before - 600n);
   });
 });

@@ -13,6 +13,7 @@ export * from "./messages";
 export * from "./money";
 export * from "./notices";
 export * from "./queues";
+export * from "./screening";
 export * from "./settings";
 export * from "./sms-segments";
 export * from "./sms-templates";

@@ -26,6 +26,7 @@ import {
   batchContent,
   ProductCode,
   SendResult,
+  TaskType,
 } from "@switchboard/contracts";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
@@ -36,6 +37,7 @@ import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/s
 import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch } from "./finish-batch";
+import { type Screener, type ScreenRecipient, screenRound } from "./screen-chunk";
 import { fallBackToSms } from "./sms-fallback";
 
 type Deps = Pick<
@@ -129,7 +131,7 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
   const batchId = BigInt(job.batchId);
   const batch = await deps.prisma.messageBatch.findUnique({
     where: { id: batchId },
-    select: { id: true, status: true, content: true, senderId: true, createdAt: true },
+    select: { id: true, status: true, content: true, senderId: true, createdAt: true, taskType: true },
   });
   if (batch?.status !== BatchStatus.SENDING) return;
   const content = batchContent.safeParse(batch.content);
@@ -140,6 +142,7 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
 
   const channel = await acquireChannel(deps, job, attempt);
   if (!channel) return;
+  if (batch.taskType === TaskType.SCREENING) return screenChunk(deps, job, lease, attempt, channel);
   const messageOf = messageBuilder(content.data, channel.kind, batch);
   if (!messageOf) {
     deps.adapters.release(channel);
@@ -180,6 +183,72 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
         { batchId: job.batchId, channelId: job.channelId, left: result.left.length, errorCode: result.lastErrorCode },
         "channel still refusing after every retry",
       );
+      await failSendingBatch(deps, job.batchId, "channel_unavailable");
+      return;
+    }
+  } finally {
+    deps.adapters.release(channel);
+  }
+  await finishWhenDone(deps, job.batchId);
+}
+
+/**
+ * A screening chunk (screen-chunk.ts): the channel's reachability check in slices, with the send path's retry,
+ * pause and failure rules. Nothing is ever sent to a phone: no message is built, send() is never called.
+ */
+async function screenChunk(
+  deps: Deps,
+  job: DispatchChunkJob,
+  lease: ChunkLease,
+  attempt: Attempt,
+  channel: PooledChannel,
+): Promise<JobResult> {
+  const batchId = BigInt(job.batchId);
+  try {
+    const check = channel.adapter.checkReachability?.bind(channel.adapter);
+    if (!check) {
+      // The API quotes screening only onto channels that can check; this one's settings changed since.
+      await failSendingBatch(deps, job.batchId, "screening_unsupported");
+      return;
+    }
+    const recipients = await deps.prisma.$queryRaw<ScreenRecipient[]>`
+      WITH span AS MATERIALIZED (
+        SELECT id, phone, "batchId", "channelId", "sendResult" FROM recipients
+        WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
+      )
+      SELECT id, phone FROM span
+      WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
+      ORDER BY id`;
+    const sender = { deps, batchId, lease };
+    const screener: Screener = {
+      check,
+      bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
+      tokenBatch: deps.tuning.tokenBatch,
+      writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites),
+      stillSending: () => stillSending(sender),
+      statusCheckMs: deps.tuning.statusCheckMs,
+    };
+    let pending = recipients;
+    let lastErrorCode = "";
+    for (let round = 0; pending.length > 0; round++) {
+      if (round > deps.tuning.sendRetries) break;
+      if (round > 0) await sleep(deps.tuning.sendRetryDelayMs * 2 ** (round - 1));
+      let result: Awaited<ReturnType<typeof screenRound>>;
+      try {
+        result = await screenRound(screener, pending);
+      } finally {
+        await screener.writer.drain();
+      }
+      if (result.stopped) return;
+      lastErrorCode = result.lastErrorCode || lastErrorCode;
+      pending = result.retry;
+      if (result.channelRefused) {
+        await pauseRefusedChannel(deps, channel.id, result.lastErrorCode);
+        break;
+      }
+    }
+    if (pending.length > 0) {
+      if (attempt.number < attempt.max) throw new ChunkIncomplete(pending.length, lastErrorCode);
       await failSendingBatch(deps, job.batchId, "channel_unavailable");
       return;
     }
@@ -364,7 +433,7 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
 }
 
 /** Renews the lease and re-reads the status: false once the batch is no longer sending or the lease is lost. */
-async function stillSending(s: Sender): Promise<boolean> {
+async function stillSending(s: Pick<Sender, "deps" | "batchId" | "lease">): Promise<boolean> {
   if (!(await s.lease.renew())) {
     s.deps.logger.warn({ batchId: s.batchId.toString() }, "chunk lease lost: another worker took this chunk");
     return false;

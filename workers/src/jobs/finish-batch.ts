@@ -40,6 +40,7 @@ const FAILURE_MESSAGES = {
   channel_kind_unsupported: "batch.failure.channel_kind_unsupported",
   channel_config_invalid: "batch.failure.channel_config_invalid",
   content_unsupported: "batch.failure.content_unsupported",
+  screening_unsupported: "batch.failure.screening_unsupported",
 } as const satisfies Record<string, MessageKey>;
 export type FailureReason = keyof typeof FAILURE_MESSAGES;
 const FAILURE_REASONS = Object.keys(FAILURE_MESSAGES) as FailureReason[];

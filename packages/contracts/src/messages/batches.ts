@@ -20,6 +20,14 @@ export const batchMessages = {
     zh: "产品「{product}」暂不支持号码筛查：其通道无法检测号码可达性，未扣费",
     en: "screening is not available for product {product}: its channel cannot check whether numbers can receive; nothing was charged",
   },
+  "batch.screening_channel_unsupported": {
+    zh: "该国家/地区的通道无法检测号码可达性，不能筛查，未扣费",
+    en: "the channel for this country cannot check whether numbers can receive: not screened, nothing charged",
+  },
+  "batch.screening_no_price": {
+    zh: "该国家/地区没有筛查价格",
+    en: "no screening price for this country",
+  },
   "batch.product_required": {
     zh: "请指定产品（productId 或 productCode）",
     en: "name the product (productId or productCode)",
@@ -46,6 +54,10 @@ export const batchMessages = {
   "batch.no_valid_numbers": {
     zh: "没有可发送的号码：无效 {invalid} 个，重复 {duplicate} 个，国家不支持 {notServed} 个",
     en: "no number can be sent: {invalid} invalid, {duplicate} duplicate, {notServed} in countries not served",
+  },
+  "batch.no_valid_numbers_because": {
+    zh: "没有可发送的号码：无效 {invalid} 个，重复 {duplicate} 个，国家不支持 {notServed} 个（{reason}）",
+    en: "no number can be sent: {invalid} invalid, {duplicate} duplicate, {notServed} in countries not served ({reason})",
   },
   "batch.ingesting": {
     zh: "任务文件仍在读取中，请稍后再试",
@@ -121,6 +133,10 @@ export const batchMessages = {
   "batch.failure.channel_config_invalid": {
     zh: "发送通道的配置无效",
     en: "the sending channel's configuration is not valid",
+  },
+  "batch.failure.screening_unsupported": {
+    zh: "通道已不支持号码筛查（其检测设置已被移除），已退款",
+    en: "the channel can no longer screen numbers (its check was removed from its settings); refunded",
   },
   "batch.failure.content_unsupported": {
     zh: "发送通道暂不支持该产品的内容",

@@ -144,17 +144,18 @@ export function assertContentFits(product: BatchProduct, content: BatchContent):
 }
 
 /**
- * Screening (task type 1) checks which numbers can receive and delivers nothing. Until the workers run a
- * product's reachability check (RCS capabilities, an SMS HLR lookup, a WhatsApp contacts check), screening is
- * refused for it here, before anything is charged: a screening batch must never reach a phone.
+ * Screening (task type 1) checks which numbers can receive and delivers nothing: the workers run the channel's
+ * reachability check (RCS capabilities, an SMS HLR lookup, a WhatsApp contacts check) and never its send. A
+ * product without one is refused here, before anything is charged; per country, a channel that cannot check is
+ * refused by the quote (quote.ts).
  */
 export function assertTaskSupported(product: BatchProduct, taskType: number): void {
   if (taskType === TaskType.SCREENING && !SCREENING_PRODUCTS.has(product.code))
     throw badRequest("batch.screening_unavailable", { product: product.name });
 }
 
-/** Products whose screening the workers run (none yet: see assertTaskSupported). */
-const SCREENING_PRODUCTS: ReadonlySet<number> = new Set<number>();
+/** Products whose channels can screen (see packages/contracts/src/screening.ts). */
+const SCREENING_PRODUCTS: ReadonlySet<number> = new Set<number>([ProductCode.RCS, ProductCode.SMS, ProductCode.WS]);
 
 /** Chargeable units per number: SMS segments for messages, one for WS, RCS and screening. */
 export function unitsPerNumber(taskType: number, content: BatchContent | undefined): number {

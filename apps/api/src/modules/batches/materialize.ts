@@ -87,7 +87,13 @@ class CountryPricing {
 
   constructor(
     private readonly db: Prisma.TransactionClient,
-    readonly ask: { customerId: number; productId: number; units: number; fallback: FallbackAsk | null },
+    readonly ask: {
+      customerId: number;
+      productId: number;
+      units: number;
+      fallback: FallbackAsk | null;
+      taskType: number;
+    },
   ) {}
 
   async cover(codes: Iterable<string>): Promise<void> {
@@ -295,6 +301,7 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         productId: spec.productId,
         units: spec.units,
         fallback: await fallbackAsk(tx, customer.tenantId, spec.content),
+        taskType: spec.taskType,
       });
       const needsOpenWindow =
         spec.content.product === ProductCode.WS && spec.content.body.type !== "template" && spec.taskType !== 1;
@@ -306,7 +313,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         if (recipients.windowClosedRaw.length > 0 && recipients.notServedRaw.length === 0) {
           throw badRequest("batch.whatsapp_window_closed", { count: recipients.windowClosedRaw.length });
         }
-        throw badRequest("batch.no_valid_numbers", {
+        // Numbers refused for one reason say which (a screening channel that cannot check, no price...).
+        throw badRequest(recipients.notServedReason ? "batch.no_valid_numbers_because" : "batch.no_valid_numbers", {
           invalid: sorted.invalid,
           duplicate: sorted.duplicate,
           notServed: recipients.notServedRaw.length + recipients.windowClosedRaw.length,

@@ -66,6 +66,7 @@ async function summarise(
     productId,
     units,
     countryCodes: [...perCountry.keys()],
+    taskType: input.taskType,
   });
   let valid = 0;
   let totalCost = 0n;

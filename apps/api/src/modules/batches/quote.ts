@@ -3,10 +3,23 @@
 // queries. A country that cannot be priced or has no usable channel is "not served": its numbers are
 // rejected (reason 3) and never charged. A paused channel is a pause, not a refusal: its numbers stay routed
 // to it; the dispatch retries it and fails (and refunds) the batch if it stays paused (docs/dispatch.md).
-import { ActiveStatus, type BatchContent, countSegments, type MessageKey, ProductCode } from "@switchboard/contracts";
+import {
+  ActiveStatus,
+  type BatchContent,
+  channelCanScreen,
+  countSegments,
+  type MessageKey,
+  ProductCode,
+  TaskType,
+} from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { AppError } from "../../lib/errors";
-import { PRICE_FAILURE_MESSAGE, type PriceResolution, resolveUnitPrices } from "../catalog/price-resolution";
+import {
+  PRICE_FAILURE_MESSAGE,
+  type PriceFailure,
+  type PriceResolution,
+  resolveUnitPrices,
+} from "../catalog/price-resolution";
 import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "../channels/channel-resolution";
 
 export type CountryQuote =
@@ -54,14 +67,23 @@ function usableChannel(channel: ChannelResolution): number | null {
   return null;
 }
 
+/** A screening batch's country without a screening price says so (the message price may well exist). */
+function priceFailure(reason: PriceFailure, screening: boolean): MessageKey {
+  return screening && reason === "no_price" ? "batch.screening_no_price" : PRICE_FAILURE_MESSAGE[reason];
+}
+
 function countryQuote(
   price: PriceResolution,
   channel: ChannelResolution,
   units: number,
   fallback: { price: PriceResolution; channel: ChannelResolution; units: number } | null,
+  screening: { canScreen: ReadonlySet<number> } | null,
 ): CountryQuote {
-  if (!price.ok) return { served: false, reason: PRICE_FAILURE_MESSAGE[price.reason] };
   const channelId = usableChannel(channel);
+  // A channel that cannot check numbers is the first thing a screening customer needs to hear about.
+  if (screening && channelId !== null && !screening.canScreen.has(channelId))
+    return { served: false, reason: "batch.screening_channel_unsupported" };
+  if (!price.ok) return { served: false, reason: priceFailure(price.reason, screening !== null) };
   if (channelId === null && !channel.ok) return { served: false, reason: CHANNEL_FAILURE_MESSAGE[channel.reason] };
   const primary = price.unitPrice * BigInt(units);
   const fallbackPrice =
@@ -91,18 +113,29 @@ export async function quoteBatch(
     countryCodes: readonly string[];
     /** RCS with fallback text: the SMS product its fallback goes by (fallbackAsk). */
     fallback?: FallbackAsk | null;
+    /** Screening (1) is priced by the screening price and needs channels that can check numbers. */
+    taskType?: number;
   },
 ): Promise<BatchQuote> {
-  const ask = { customerId: input.customerId, productId: input.productId, countryCodes: input.countryCodes };
-  const fallbackAsk = input.fallback
-    ? { customerId: input.customerId, productId: input.fallback.productId, countryCodes: input.countryCodes }
-    : null;
+  const screening = input.taskType === TaskType.SCREENING;
+  const ask = {
+    customerId: input.customerId,
+    productId: input.productId,
+    countryCodes: input.countryCodes,
+    kind: screening ? ("screening" as const) : ("message" as const),
+  };
+  // Screening delivers nothing, so nothing falls back.
+  const fallbackAsk =
+    !screening && input.fallback
+      ? { customerId: input.customerId, productId: input.fallback.productId, countryCodes: input.countryCodes }
+      : null;
   const [prices, channels, fallbackPrices, fallbackChannels] = await Promise.all([
     resolveUnitPrices(db, ask),
     resolveChannels(db, ask),
     fallbackAsk ? resolveUnitPrices(db, fallbackAsk) : null,
     fallbackAsk ? resolveChannels(db, fallbackAsk) : null,
   ]);
+  const canScreen = screening ? await screeningChannels(db, channels) : null;
   const countries = new Map<string, CountryQuote>();
   for (const code of new Set(input.countryCodes)) {
     const price = prices.get(code)!;
@@ -112,7 +145,20 @@ export async function quoteBatch(
       fallbackPrices && fallbackChannels && input.fallback
         ? { price: fallbackPrices.get(code)!, channel: fallbackChannels.get(code)!, units: input.fallback.units }
         : null;
-    countries.set(code, countryQuote(price, channels.get(code)!, input.units, fallback));
+    countries.set(code, countryQuote(price, channels.get(code)!, input.units, fallback, canScreen));
   }
   return { countries };
+}
+
+/** Of the channels the countries resolved to, those that can screen numbers (one query). */
+async function screeningChannels(
+  db: Db,
+  channels: Map<string, ChannelResolution>,
+): Promise<{ canScreen: ReadonlySet<number> }> {
+  const ids = [...new Set([...channels.values()].map(usableChannel).filter((id) => id !== null))];
+  const rows =
+    ids.length === 0
+      ? []
+      : await db.channel.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true, config: true } });
+  return { canScreen: new Set(rows.filter((c) => channelCanScreen(c.kind, c.config)).map((c) => c.id)) };
 }

@@ -153,7 +153,7 @@ function assertSingleUsable(sorted: NumberSorter): void {
 }
 
 function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
-  if (!(err instanceof AppError) || err.key !== "batch.no_valid_numbers") return err;
+  if (!(err instanceof AppError) || !err.key.startsWith("batch.no_valid_numbers")) return err;
   return new AppError(400, "batch.number_not_served", {
     country: sorted.countries[0] ?? "",
     reason: String(err.params.reason ?? "price.country_not_served"),

@@ -8,6 +8,9 @@
 //
 // The batch issue prices every recipient with resolveUnitPrices (a constant number of queries for any number
 // of countries). An agent's cost price is the same lookup with the agent as the "customer".
+//
+// Screening (task type 1) has a price of its own per number, in the same rows (screeningPrice): a user's row
+// without one leaves the default's screening price in force.
 import { inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { activeProductOfCustomer } from "./customer-product";
@@ -23,6 +26,9 @@ export type PriceFailure =
   | "product_paused"
   | "country_not_served"
   | "no_price";
+
+/** What is priced: a message (per segment for SMS) or one number screened. */
+export type PriceKind = "message" | "screening";
 
 export type PriceResolution = ({ ok: true } & EffectivePrice) | { ok: false; reason: PriceFailure };
 
@@ -44,21 +50,25 @@ export async function effectivePrices(
   userId: number | null,
   productId: number,
   countryCodes: readonly string[],
+  kind: PriceKind = "message",
 ): Promise<Map<string, EffectivePrice>> {
   const codes = [...new Set(countryCodes)];
   const result = new Map<string, EffectivePrice>();
   if (codes.length === 0) return result;
-  const defaults = await db.price.findMany({
-    where: { productId, countryCode: { in: codes } },
-    select: { countryCode: true, unitPrice: true },
-  });
-  for (const d of defaults) result.set(d.countryCode, { unitPrice: d.unitPrice, source: "default" });
+  const select = { countryCode: true, unitPrice: true, screeningPrice: true } as const;
+  const priceOf = (row: { unitPrice: bigint; screeningPrice: bigint | null }) =>
+    kind === "message" ? row.unitPrice : row.screeningPrice;
+  const defaults = await db.price.findMany({ where: { productId, countryCode: { in: codes } }, select });
+  for (const d of defaults) {
+    const unitPrice = priceOf(d);
+    if (unitPrice !== null) result.set(d.countryCode, { unitPrice, source: "default" });
+  }
   if (userId !== null) {
-    const own = await db.customerPrice.findMany({
-      where: { productId, userId, countryCode: { in: codes } },
-      select: { countryCode: true, unitPrice: true },
-    });
-    for (const o of own) result.set(o.countryCode, { unitPrice: o.unitPrice, source: "customer" });
+    const own = await db.customerPrice.findMany({ where: { productId, userId, countryCode: { in: codes } }, select });
+    for (const o of own) {
+      const unitPrice = priceOf(o);
+      if (unitPrice !== null) result.set(o.countryCode, { unitPrice, source: "customer" });
+    }
   }
   return result;
 }
@@ -70,7 +80,7 @@ function everyCountry(codes: readonly string[], resolution: PriceResolution): Ma
 /** The effective unit price of many countries at once: four queries whatever the number of countries. */
 export async function resolveUnitPrices(
   db: Db,
-  input: { customerId: number; productId: number; countryCodes: readonly string[] },
+  input: { customerId: number; productId: number; countryCodes: readonly string[]; kind?: PriceKind },
 ): Promise<Map<string, PriceResolution>> {
   const codes = [...new Set(input.countryCodes)];
   const found = await activeProductOfCustomer(db, input.customerId, input.productId);
@@ -78,7 +88,7 @@ export async function resolveUnitPrices(
   const { product } = found.value;
 
   const served = new Set(codes.filter((c) => inCountryScope(product.countryScope, product.countryCodes, c)));
-  const prices = await effectivePrices(db, input.customerId, input.productId, [...served]);
+  const prices = await effectivePrices(db, input.customerId, input.productId, [...served], input.kind);
   const result = new Map<string, PriceResolution>();
   for (const code of codes) {
     const price = prices.get(code);
