@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKeyHash } from "../src/modules/developer/callback-signature";
-import { BatchFixtures, type BatchWorld, multiple, post } from "./batch-fixtures";
+import { BatchFixtures, type BatchWorld, multiple, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 
 let t: TestContext;
@@ -104,12 +104,57 @@ describe("screening on a channel with a reachability check", () => {
     const prices = await t.prisma.recipient.findMany({ where: { batchId: batch.id }, select: { price: true } });
     expect(prices.map((p) => p.price)).toEqual([300n, 300n]);
 
+    // Until it is finished, its reachable numbers cannot be sent to.
+    const early = await post(
+      t,
+      "/batch/screening/send",
+      c.token,
+      { id: batch.id.toString(), content: smsContent() },
+      {
+        lang: "en",
+      },
+    );
+    expect(early.status).toBe(400);
+    expect(early.body.message).toContain("only a finished screening batch");
+    // The workers' answer (workers/test/rcs-dispatch.test.ts): one reachable, one not.
+    const [reachable, unreachable] = await t.prisma.recipient.findMany({
+      where: { batchId: batch.id },
+      orderBy: { id: "asc" },
+    });
+    await t.prisma.recipient.update({ where: { id: reachable!.id }, data: { sendResult: 1, receiveResult: 1 } });
+    await t.prisma.recipient.update({ where: { id: unreachable!.id }, data: { sendResult: 1, receiveResult: 2 } });
+    await t.prisma.messageBatch.update({ where: { id: batch.id }, data: { status: 22 } });
+    // Someone else's screening batch answers like a missing one.
+    const stranger = await fx.customer(lookup, "10.00");
+    const foreign = await post(
+      t,
+      "/batch/screening/send",
+      stranger.token,
+      { id: batch.id.toString(), content: smsContent() },
+      { lang: "en" },
+    );
+    expect(foreign.status).toBe(404);
+    const sent = await post(
+      t,
+      "/batch/screening/send",
+      c.token,
+      { id: batch.id.toString(), content: smsContent() },
+      {
+        lang: "en",
+      },
+    );
+    expect(sent.status).toBe(200);
+    const follow = await t.prisma.messageBatch.findFirstOrThrow({ where: { userId: c.id, taskType: 2 } });
+    const followed = await t.prisma.recipient.findMany({ where: { batchId: follow.id }, select: { phone: true } });
+    expect(followed.map((r) => r.phone)).toEqual([reachable!.phone]);
+    expect(follow.productId).toBe(lookup.productId);
+
     // a US number: the message price exists, the screening price does not
     const us = await post(t, "/batch/submit", c.token, multiple(lookup, ["+12025550123"], { taskType: 1 }), {
       lang: "en",
     });
     expect(us.status).toBe(400);
     expect(us.body.message).toContain("no screening price");
-    expect(await fx.balance(c.id)).toBe(before - 600n);
+    expect(await fx.balance(c.id)).toBe(before - 600n - follow.cost);
   });
 });

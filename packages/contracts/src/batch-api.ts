@@ -95,6 +95,17 @@ const multipleSubmit = z.object({
   numbers: z.array(z.string().max(64)).min(1).max(BATCH_MULTIPLE_MAX_NUMBERS),
 });
 
+/**
+ * POST /batch/screening/send and POST /v1/batches/{id}/send-reachable: a message batch (task type 2) to the
+ * numbers a finished screening found reachable, on the screening's product, with this content.
+ */
+export const reachableSendFields = z.object({
+  content: batchContent,
+  scheduledAt: scheduledAt.optional(),
+});
+export const reachableSendBody = reachableSendFields.extend({ id: bigId() });
+export type ReachableSendBody = z.infer<typeof reachableSendBody>;
+
 /** POST /batch/submit and POST /v1/messages: mode 1 (one number, waits for its outcome) or mode 2. */
 export const batchSubmitBody = z
   .discriminatedUnion("submitMode", [singleSubmit, multipleSubmit])

@@ -28,6 +28,14 @@ export const batchMessages = {
     zh: "该国家/地区没有筛查价格",
     en: "no screening price for this country",
   },
+  "batch.screening_not_finished": {
+    zh: "只能向已完成（发送完成）的筛查任务中的可达号码发送",
+    en: "only a finished screening batch (status 22) can be sent to its reachable numbers",
+  },
+  "batch.no_reachable_numbers": {
+    zh: "该筛查任务没有可达号码",
+    en: "the screening found no reachable number",
+  },
   "batch.product_required": {
     zh: "请指定产品（productId 或 productCode）",
     en: "name the product (productId or productCode)",

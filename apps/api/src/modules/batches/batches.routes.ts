@@ -13,6 +13,7 @@ import {
   batchScheduleBody,
   batchSubmitBody,
   batchSubmitResult,
+  reachableSendBody,
   recipientList,
   recipientListQuery,
   reviewPassBody,
@@ -32,6 +33,7 @@ import { developerApiRoutes } from "./developer-api.routes";
 import { disconnectSignal } from "./file-summary";
 import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
 import { preSubmit, preSubmitFile } from "./pre.service";
+import { sendToReachable } from "./reachable.service";
 import { submitBatch, submitFileBatch } from "./submit.service";
 import { cancelBatch, passReview, rejectReview, rescheduleBatch, terminateBatch } from "./transitions.service";
 
@@ -77,6 +79,33 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) =>
       (
         await submitBatch(
+          deps,
+          principalOf(req).userId,
+          req.body,
+          { source: BatchSource.WEB, lang: requestLang(req) },
+          new Date(),
+        )
+      ).result,
+  );
+
+  app.post(
+    "/batch/screening/send",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Send a message batch to the numbers a finished screening batch found reachable",
+        description:
+          "The screening batch (task type 1) must be the customer's and in status 22. A mode 2 message batch on " +
+          "the same product is submitted with this content: priced, charged and reviewed like any other.",
+        body: reachableSendBody,
+        response: { 200: batchSubmitResult },
+      },
+    },
+    async (req) =>
+      (
+        await sendToReachable(
           deps,
           principalOf(req).userId,
           req.body,

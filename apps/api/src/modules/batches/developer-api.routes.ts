@@ -11,6 +11,7 @@ import {
   batchSubmitResult,
   errorEnvelope,
   IDEMPOTENCY_KEY_MAX,
+  reachableSendFields,
   v1BatchParams,
 } from "@switchboard/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -23,6 +24,7 @@ import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "./batch-http";
 import { batchStatus } from "./lists.service";
+import { sendToReachable } from "./reachable.service";
 import { type Submitted, submitBatch, submitFileBatch } from "./submit.service";
 
 const tags = ["developer API"];
@@ -126,6 +128,32 @@ export const developerApiRoutes =
           principalOf(req).userId,
           uploadReceiver(deps, req),
           { source: BatchSource.DEVELOPER_API, idempotencyKey: key, lang: requestLang(req) },
+          new Date(),
+        );
+        return answer(reply, submitted);
+      },
+    );
+
+    app.post(
+      "/v1/batches/:id/send-reachable",
+      {
+        preHandler: authenticated,
+        schema: {
+          tags,
+          security,
+          summary: "Send a message batch to the numbers a finished screening batch (task type 1) found reachable",
+          description,
+          params: v1BatchParams,
+          body: reachableSendFields,
+          response: { 200: batchSubmitResult },
+        },
+      },
+      async (req, reply) => {
+        const submitted = await sendToReachable(
+          deps,
+          principalOf(req).userId,
+          { ...req.body, id: req.params.id },
+          { source: BatchSource.DEVELOPER_API, idempotencyKey: idempotencyKey(req), lang: requestLang(req) },
           new Date(),
         );
         return answer(reply, submitted);
