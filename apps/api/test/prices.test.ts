@@ -379,6 +379,7 @@ describe("price lists", () => {
       countryName: "United States",
       dialCode: "1",
       unitPrice: "0.0500",
+      screeningPrice: null,
       source: "default",
     });
     expect(row(everything, "DE")).toMatchObject({ unitPrice: null, source: null });
@@ -402,6 +403,56 @@ describe("price lists", () => {
     expect(row(own.list, "US")).toMatchObject({ unitPrice: "0.0200", source: "customer" });
     const ownFr = await list(w.agent.token, { keyword: "france" });
     expect(row(ownFr.list, "FR")).toMatchObject({ unitPrice: "0.0500", source: "default" });
+  });
+
+  it("screening prices: set apart from message prices, overridden per user, never below an agent's cost", async () => {
+    // alone, a screening price needs a country that has a price
+    const refused = await t.app.inject({
+      method: "POST",
+      url: "/price/default/set",
+      headers: { authorization: `Bearer ${w.admin.token}`, lang: "en" },
+      payload: { productId: product.id, action: 1, countryScope: 2, countryCodes: ["DE"], screeningPrice: "0.001" },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain("DE has no price yet");
+    await setDefault({
+      productId: product.id,
+      action: 1,
+      countryScope: 2,
+      countryCodes: ["US", "FR"],
+      screeningPrice: "0.002",
+    });
+    await setCustomer(w.admin.token, {
+      userId: w.agent.id,
+      productId: product.id,
+      action: 1,
+      countryScope: 2,
+      countryCodes: ["US"],
+      screeningPrice: "0.0015",
+    });
+    // the message prices stay as they were
+    const fr = await list(w.admin.token, { keyword: "france" });
+    expect(row(fr.list, "FR")).toMatchObject({ unitPrice: "0.0500", screeningPrice: "0.0020" });
+    const own = await list(w.agent.token, { keyword: "united states" });
+    expect(row(own.list, "US")).toMatchObject({ unitPrice: "0.0200", screeningPrice: "0.0015" });
+    // the customer's row has no screening price of its own: the default's applies
+    const customer = await list(w.admin.token, { userId: String(w.customer.id), keyword: "united states" });
+    expect(row(customer.list, "US")).toMatchObject({ unitPrice: "0.0250", screeningPrice: "0.0020" });
+    const below = await t.app.inject({
+      method: "POST",
+      url: "/price/customer/set",
+      headers: { authorization: `Bearer ${w.agent.token}`, lang: "en" },
+      payload: {
+        userId: w.customer.id,
+        productId: product.id,
+        action: 1,
+        countryScope: 2,
+        countryCodes: ["US"],
+        screeningPrice: "0.001",
+      },
+    });
+    expect(below.statusCode).toBe(400);
+    expect(below.json().message).toContain("below your cost price 0.0015");
   });
 
   it("hides other agents' customers and other tenants' products; customers may not call it", async () => {

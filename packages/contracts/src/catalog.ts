@@ -141,12 +141,17 @@ const priceChange = {
   action: z.literal(Object.values(PriceAction)),
   countryScope: countryScopeCode(),
   countryCodes: countryCodeList().default([]),
-  /** Required for action 1 (set); ignored for action 2 (clear). */
+  /** Action 1 (set) needs this or screeningPrice; ignored for action 2 (clear, which removes both). */
   unitPrice: unitPriceAmount().optional(),
+  /** Per number screened (task type 1); set alone, it changes countries that already have a price. */
+  screeningPrice: unitPriceAmount().optional(),
 };
 
-function requireUnitPriceToSet(v: { action: number; unitPrice?: bigint | undefined }, ctx: z.RefinementCtx) {
-  if (v.action === PriceAction.SET && v.unitPrice === undefined) {
+function requireUnitPriceToSet(
+  v: { action: number; unitPrice?: bigint | undefined; screeningPrice?: bigint | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (v.action === PriceAction.SET && v.unitPrice === undefined && v.screeningPrice === undefined) {
     ctx.addIssue({ code: "custom", path: ["unitPrice"], params: { i18n: "validation.required" } });
   }
 }
@@ -189,6 +194,8 @@ export const priceItem = z.object({
   dialCode: z.string(),
   /** The effective unit price, null when the country has none. */
   unitPrice: z.string().nullable(),
+  /** The effective screening price per number (task type 1), null when the country cannot be screened. */
+  screeningPrice: z.string().nullable(),
   /** "customer": the user's own price; "default": the tenant's default price. */
   source: priceSource.nullable(),
   /** When an agent looks at a customer's prices: the agent's own cost (the floor of what it may set). */

@@ -13,6 +13,10 @@ export const catalogMessages = {
     zh: "产品「{product}」不覆盖以下国家：{codes}",
     en: "product {product} does not serve: {codes}",
   },
+  "price.screening_needs_price": {
+    zh: "{country} 还没有价格：请同时设置消息单价",
+    en: "{country} has no price yet: set its message price with the screening price",
+  },
   "price.below_cost": {
     zh: "{country} 的价格 {price} 低于您的成本价 {floor}",
     en: "the price {price} for {country} is below your cost price {floor}",

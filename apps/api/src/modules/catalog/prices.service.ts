@@ -24,7 +24,7 @@ import { pageArgs } from "../../lib/listing";
 import { actingTenant, priceHoldersWhere, priceTargetsWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { allCountries, countryCodesInScope, countryName, knownCountryCodes, matchesCountry } from "./countries.service";
-import { effectivePrices } from "./price-resolution";
+import { effectivePrices, type PriceKind } from "./price-resolution";
 import { findProduct, type ProductRow } from "./products.service";
 
 export async function tenantCurrency(db: Db, tenantId: number): Promise<string> {
@@ -66,17 +66,22 @@ export async function setDefaultPrices(prisma: PrismaClient, p: Principal, body:
     });
     return { action: body.action, countries: count } satisfies PriceSetResult;
   }
-  const unitPrice = body.unitPrice!;
+  const { unitPrice, screeningPrice } = body;
+  const where = { productId: product.id, countryCode: { in: countries } };
   await prisma.$transaction(async (tx) => {
+    if (unitPrice === undefined) await assertPriced(tx.price, where, countries);
     // insert the missing rows, then set every targeted row: correct whatever already existed
-    await tx.price.createMany({
-      data: countries.map((countryCode) => ({ productId: product.id, countryCode, unitPrice, updatedById: p.userId })),
-      skipDuplicates: true,
-    });
-    await tx.price.updateMany({
-      where: { productId: product.id, countryCode: { in: countries } },
-      data: { unitPrice, updatedById: p.userId },
-    });
+    else
+      await tx.price.createMany({
+        data: countries.map((countryCode) => ({
+          productId: product.id,
+          countryCode,
+          unitPrice,
+          updatedById: p.userId,
+        })),
+        skipDuplicates: true,
+      });
+    await tx.price.updateMany({ where, data: { unitPrice, screeningPrice, updatedById: p.userId } });
   });
   return { action: body.action, countries: countries.length } satisfies PriceSetResult;
 }
@@ -85,8 +90,15 @@ export async function setDefaultPrices(prisma: PrismaClient, p: Principal, body:
  * An agent sells at or above its own cost: its effective price for the product in each country (its cost price
  * set by the admin, else the tenant's default). No cost at all means the agent cannot sell there.
  */
-async function assertNotBelowCost(db: Db, agentId: number, productId: number, countries: string[], unitPrice: bigint) {
-  const costs = await effectivePrices(db, agentId, productId, countries);
+async function assertNotBelowCost(
+  db: Db,
+  agentId: number,
+  productId: number,
+  countries: string[],
+  unitPrice: bigint,
+  kind: PriceKind = "message",
+) {
+  const costs = await effectivePrices(db, agentId, productId, countries, kind);
   for (const country of countries) {
     const cost = costs.get(country);
     if (!cost) throw badRequest("price.no_cost", { country });
@@ -113,25 +125,45 @@ export async function setCustomerPrices(prisma: PrismaClient, p: Principal, body
     const { count } = await prisma.customerPrice.deleteMany({ where });
     return { action: body.action, countries: count } satisfies PriceSetResult;
   }
-  const unitPrice = body.unitPrice!;
-  if (p.type === UserType.AGENT) await assertNotBelowCost(prisma, p.userId, product.id, countries, unitPrice);
+  const { unitPrice, screeningPrice } = body;
+  if (p.type === UserType.AGENT) {
+    if (unitPrice !== undefined) await assertNotBelowCost(prisma, p.userId, product.id, countries, unitPrice);
+    if (screeningPrice !== undefined)
+      await assertNotBelowCost(prisma, p.userId, product.id, countries, screeningPrice, "screening");
+  }
   await prisma.$transaction(async (tx) => {
-    await tx.customerPrice.createMany({
-      data: countries.map((countryCode) => ({
-        productId: product.id,
-        userId: target.id,
-        countryCode,
-        unitPrice,
-        updatedById: p.userId,
-      })),
-      skipDuplicates: true,
-    });
-    await tx.customerPrice.updateMany({ where, data: { unitPrice, updatedById: p.userId } });
+    if (unitPrice === undefined) await assertPriced(tx.customerPrice, where, countries);
+    else
+      await tx.customerPrice.createMany({
+        data: countries.map((countryCode) => ({
+          productId: product.id,
+          userId: target.id,
+          countryCode,
+          unitPrice,
+          updatedById: p.userId,
+        })),
+        skipDuplicates: true,
+      });
+    await tx.customerPrice.updateMany({ where, data: { unitPrice, screeningPrice, updatedById: p.userId } });
   });
   return { action: body.action, countries: countries.length } satisfies PriceSetResult;
 }
 
 const money = (v: bigint | undefined) => (v === undefined ? null : formatMoney(v));
+
+/**
+ * A screening price set on its own lands on rows that exist: a row needs its message price, so a country
+ * without one is refused (naming it) rather than given a made-up message price.
+ */
+async function assertPriced(
+  rows: { findMany(args: { where: object; select: { countryCode: true } }): Promise<Array<{ countryCode: string }>> },
+  where: object,
+  countries: string[],
+) {
+  const priced = new Set((await rows.findMany({ where, select: { countryCode: true } })).map((r) => r.countryCode));
+  const missing = countries.find((c) => !priced.has(c));
+  if (missing !== undefined) throw badRequest("price.screening_needs_price", { country: missing });
+}
 
 /**
  * A product's prices per served country. With userId: that user's effective prices (admins: any agent or
@@ -158,6 +190,7 @@ export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: 
   const page = countries.slice(skip, skip + take);
   const codes = page.map((c) => c.code);
   const prices = await effectivePrices(db, subjectId, product.id, codes);
+  const screening = await effectivePrices(db, subjectId, product.id, codes, "screening");
   const costs = costOf === null ? null : await effectivePrices(db, costOf, product.id, codes);
 
   const list = page.map((c): PriceItem => {
@@ -167,6 +200,7 @@ export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: 
       countryName: countryName(c, lang),
       dialCode: c.dialCode,
       unitPrice: money(price?.unitPrice),
+      screeningPrice: money(screening.get(c.code)?.unitPrice),
       source: price?.source ?? null,
       ...(costs ? { costPrice: money(costs.get(c.code)?.unitPrice) } : {}),
     };
