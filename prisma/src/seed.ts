@@ -97,6 +97,13 @@ const DEMO_PRICES: Record<number, { default: bigint; overrides: Record<string, b
   [ProductCode.RCS]: { default: 800n, overrides: { CN: 600n, US: 300n } },
 };
 
+/** Screening (task type 1) per number, per product: a lookup costs a fraction of a message. */
+const DEMO_SCREENING_PRICES: Record<number, bigint> = {
+  [ProductCode.SMS]: 40n,
+  [ProductCode.WS]: 30n,
+  [ProductCode.RCS]: 20n,
+};
+
 async function seedCountries(prisma: PrismaClient): Promise<number> {
   const rows = countryRows();
   await prisma.$transaction(rows.map((r) => prisma.country.upsert({ where: { code: r.code }, create: r, update: r })));
@@ -155,6 +162,8 @@ async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number,
         apiVersion: "v21.0",
         phoneNumberId: DEMO_WHATSAPP.phoneNumberId,
         wabaId: DEMO_WHATSAPP.wabaId,
+        // The simulator also answers the On-Premises contacts check, so WS screening works in the demo.
+        contactsCheckUrl: `http://${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}/v1/contacts`,
       },
       secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, demoWhatsappSecrets(secretKey)),
       // WhatsApp's default throughput per business number.
@@ -308,6 +317,7 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
         productId: product.id,
         countryCode,
         unitPrice: plan.overrides[countryCode] ?? plan.default,
+        screeningPrice: DEMO_SCREENING_PRICES[p.code] ?? null,
         updatedById: admin.id,
       })),
     });

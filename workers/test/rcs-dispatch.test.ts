@@ -44,7 +44,8 @@ const clientToken = "rbm-test-client-token";
 
 beforeAll(async () => {
   prisma = testPrisma();
-  h = await startHarness();
+  // Content's fallback windows are minutes long; here a minute lasts 1.2 s.
+  h = await startHarness({ tuning: { fallbackWindowScale: 0.02 } });
   const config = testConfig(undefined, h.deps.redisPrefix);
   apiRedis = new Redis(config.REDIS_URL);
   api = await buildApp({ config: { ...config, LOG_LEVEL: "silent" }, prisma, redis: apiRedis });
@@ -167,6 +168,56 @@ describe("RCS batch with SMS fallback", () => {
     expect(done.readCount).toBeGreaterThan(5);
     expect(done.readCount).toBeLessThan(45);
     expect(await prisma.channelEvent.count({ where: { channelId: rcsChannelId } })).toBe(0);
+  });
+
+  it("timed fallback: RCS not delivered within the window is revoked, then sent once as SMS; the batch waits", async () => {
+    const phones = numbers(30, 1000); // all RCS-capable
+    const offline = phones.slice(5, 13); // accepted by RBM, never delivered
+    for (const p of offline) rbm.setOffline(p, true);
+    const revokedBefore = rbm.stats().revoked;
+    try {
+      const customer = await createCustomer(prisma);
+      const { productId: smsProductId } = await demoTenant(prisma);
+      await prisma.channelRoute.create({
+        data: {
+          tenantId: customer.tenantId,
+          userId: customer.id,
+          productId: smsProductId,
+          countryCode: "*",
+          channelId: smsChannelId,
+        },
+      });
+      const { batchId, cost } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+        content: {
+          product: ProductCode.RCS,
+          body: { type: "text", text: "Your table is ready", suggestions: [] },
+          fallbackText: "Your table is ready (SMS)",
+          fallbackAfterSeconds: 60,
+        },
+        prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      const batch = await waitSettled(prisma, batchId);
+      expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+      expect(rbm.stats().revoked - revokedBefore).toBe(offline.length);
+      const smsTo = smsSubmits.filter((m) => m.text === "Your table is ready (SMS)").map((m) => `+${m.destination}`);
+      expect(smsTo.sort()).toEqual([...offline].sort());
+      const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+      for (const r of rows) {
+        expect(r.sendResult).toBe(SendResult.SUCCESS);
+        if (offline.includes(r.phone))
+          expect(r).toMatchObject({ channelId: smsChannelId, fallbackFrom: rcsChannelId, price: SMS_PRICE });
+        else
+          expect(r).toMatchObject({ channelId: rcsChannelId, fallbackFrom: null, price: RCS_PRICE, receiveResult: 1 });
+      }
+      expect(batch.successCount).toBe(30);
+      expect(batch.sentCount).toBe(30);
+      expect(batch.fallbackCount).toBe(offline.length);
+      expect(batch.cost).toBe(cost);
+      expect(batch.cost - batch.refunded).toBe(22n * RCS_PRICE + 8n * SMS_PRICE);
+    } finally {
+      for (const p of offline) rbm.setOffline(p, false);
+    }
   });
 
   it("a screening batch asks RBM who is RCS-capable and sends nothing: reachable / not reachable per number", async () => {

@@ -26,6 +26,7 @@ import {
 import type { Prisma } from "@switchboard/db";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
+import { runFallbackWindow } from "./fallback-window";
 import { revokeUndelivered } from "./revoke";
 
 /**
@@ -115,6 +116,11 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
 
   // Terminated: what the provider accepted but has not delivered is withdrawn where it can be (RCS), and refunded.
   if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
+  // Sending with a timed SMS fallback: not settled while an RCS message is inside its window (fallback-window.ts).
+  if (batch.status === BatchStatus.SENDING) {
+    const waitMs = await runFallbackWindow(deps, id);
+    if (waitMs !== null) return runAgain(waitMs);
+  }
   const settled = await deps.prisma.$transaction((tx) => settle(tx, id), SETTLE_TX_OPTIONS);
   if (!settled) return;
   deps.logger.info({ batchId: job.batchId, status: settled.status }, "batch settled");

@@ -10,7 +10,7 @@ type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "logger">;
 /** Revocations in flight per channel. */
 const CONCURRENCY = 32;
 
-interface Undelivered {
+export interface Undelivered {
   id: bigint;
   phone: string;
   providerMessageId: string;
@@ -24,7 +24,23 @@ export async function revokeUndelivered(deps: Deps, batchId: bigint): Promise<nu
     FROM recipients r JOIN channels c ON c.id = r."channelId"
     WHERE r."batchId" = ${batchId} AND r."sendResult" = ${SendResult.SUCCESS}
       AND r."receiveResult" = ${ReceiveResult.UNKNOWN} AND r."providerMessageId" IS NOT NULL AND c.kind = 'rcs'`;
-  let withdrawn = 0;
+  const revoked = await revokeAtProvider(deps, batchId, rows);
+  if (revoked.length === 0) return 0;
+  // Conditional: a delivery recorded meanwhile (the provider delivered it just before the revoke) stands.
+  const withdrawn = await deps.prisma.$executeRaw`
+    UPDATE recipients SET "sendResult" = ${SendResult.TERMINATED}, "errorCode" = 'REVOKED'
+    WHERE id = ANY(${revoked}::bigint[]) AND "sendResult" = ${SendResult.SUCCESS}
+      AND "receiveResult" = ${ReceiveResult.UNKNOWN}`;
+  if (withdrawn > 0) deps.logger.info({ batchId: batchId.toString(), withdrawn }, "undelivered RCS messages revoked");
+  return withdrawn;
+}
+
+/**
+ * Asks each message's channel to revoke it; returns the ids of the recipients whose message the provider
+ * withdrew (a message delivered meanwhile, or a channel that cannot be used or has no revoke, is left alone).
+ */
+export async function revokeAtProvider(deps: Deps, batchId: bigint, rows: readonly Undelivered[]): Promise<string[]> {
+  const revoked: string[] = [];
   const byChannel = new Map<number, Undelivered[]>();
   for (const r of rows) byChannel.set(r.channelId, [...(byChannel.get(r.channelId) ?? []), r]);
   for (const [channelId, list] of byChannel) {
@@ -42,7 +58,6 @@ export async function revokeUndelivered(deps: Deps, batchId: bigint): Promise<nu
     try {
       const revoke = channel.adapter.revoke?.bind(channel.adapter);
       if (!revoke) continue;
-      const revoked: string[] = [];
       for (let i = 0; i < list.length; i += CONCURRENCY) {
         const slice = list.slice(i, i + CONCURRENCY);
         const outcomes = await Promise.all(
@@ -52,16 +67,9 @@ export async function revokeUndelivered(deps: Deps, batchId: bigint): Promise<nu
           if (o.ok && o.revoked) revoked.push((slice[k] as Undelivered).id.toString());
         });
       }
-      if (revoked.length === 0) continue;
-      // Conditional: a delivery recorded meanwhile (the provider delivered it just before the revoke) stands.
-      withdrawn += await deps.prisma.$executeRaw`
-        UPDATE recipients SET "sendResult" = ${SendResult.TERMINATED}, "errorCode" = 'REVOKED'
-        WHERE id = ANY(${revoked}::bigint[]) AND "sendResult" = ${SendResult.SUCCESS}
-          AND "receiveResult" = ${ReceiveResult.UNKNOWN}`;
     } finally {
       deps.adapters.release(channel);
     }
   }
-  if (withdrawn > 0) deps.logger.info({ batchId: batchId.toString(), withdrawn }, "undelivered RCS messages revoked");
-  return withdrawn;
+  return revoked;
 }

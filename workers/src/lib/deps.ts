@@ -40,6 +40,8 @@ export interface Tuning {
   /** A sending batch without progress this long gets its chunks enqueued again (lost jobs). */
   stalledBatchMs: number;
   callbackTimeoutMs: number;
+  /** Multiplies RCS contents' fallbackAfterSeconds (1 in production; tests shrink the minute-long windows). */
+  fallbackWindowScale: number;
   outcomeWrites: OutcomeWriterOptions;
   reportBatching: ReportBatcherOptions;
   retries: QueueRetryPolicies;
@@ -57,6 +59,7 @@ export const DEFAULT_TUNING: Tuning = {
   scheduleEveryMs: 5_000,
   stalledBatchMs: 60_000,
   callbackTimeoutMs: 5_000,
+  fallbackWindowScale: 1,
   outcomeWrites: DEFAULT_OUTCOME_WRITES,
   reportBatching: DEFAULT_REPORT_BATCHING,
   retries: DEFAULT_RETRY_POLICIES,
