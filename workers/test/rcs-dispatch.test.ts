@@ -170,6 +170,89 @@ describe("RCS batch with SMS fallback", () => {
     expect(await prisma.channelEvent.count({ where: { channelId: rcsChannelId } })).toBe(0);
   });
 
+  it("5,000 recipients, 30 % not RCS-capable, under 429s, 5xx and an expired token: each reached once, billed exactly", async () => {
+    const count = 5_000;
+    const base = 10_000 + Math.floor(Math.random() * 80_000);
+    const phones = Array.from({ length: count }, (_, i) => `+1303${String(base * 10 + i).padStart(7, "0")}`);
+    const customer = await createCustomer(prisma);
+    const { productId: smsProductId } = await demoTenant(prisma);
+    await prisma.channelRoute.create({
+      data: {
+        tenantId: customer.tenantId,
+        userId: customer.id,
+        productId: smsProductId,
+        countryCode: "*",
+        channelId: smsChannelId,
+      },
+    });
+    // The channel may send 5,000/s; RBM allows 1,500/s (429 beyond), fails 2 % of creates with 5xx.
+    await prisma.channel.update({ where: { id: rcsChannelId }, data: { throughput: 5_000 } });
+    rbm.setOptions({ nonCapableShare: 0.3, rps: 1_500, serverErrorShare: 0.02, readShare: 0.2 });
+    const before = rbm.stats();
+    const smsBefore = smsSubmits.length;
+    try {
+      const { batchId, cost } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+        content: {
+          product: ProductCode.RCS,
+          body: { type: "text", text: "Big sale", suggestions: [] },
+          fallbackText: "Big sale (SMS)",
+        },
+        prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      // Mid-batch, every token RBM issued stops working: the adapter must take a new one and go on.
+      await waitFor("a first share sent", async () => {
+        const n = await prisma.recipient.count({ where: { batchId: BigInt(batchId), sendResult: SendResult.SUCCESS } });
+        return n >= 500 ? n : undefined;
+      });
+      rbm.expireTokens();
+      const batch = await waitSettled(prisma, batchId, 120_000);
+      expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+      const after = rbm.stats();
+      expect(after.throttled - before.throttled).toBeGreaterThan(0);
+      expect(after.serverErrors - before.serverErrors).toBeGreaterThan(0);
+      expect(after.tokensIssued - before.tokensIssued).toBeGreaterThanOrEqual(1);
+
+      const rows = await prisma.recipient.findMany({
+        where: { batchId: BigInt(batchId) },
+        select: { phone: true, sendResult: true, fallbackFrom: true, price: true },
+      });
+      const fellBack = rows.filter((r) => r.fallbackFrom !== null);
+      expect(fellBack.length).toBeGreaterThan(count * 0.25);
+      expect(fellBack.length).toBeLessThan(count * 0.35);
+      expect(batch.fallbackCount).toBe(fellBack.length);
+      // every recipient sent once, over exactly one channel
+      expect(rows.every((r) => r.sendResult === SendResult.SUCCESS)).toBe(true);
+      const smsTo = new Map<string, number>();
+      for (const m of smsSubmits.slice(smsBefore))
+        smsTo.set(`+${m.destination}`, (smsTo.get(`+${m.destination}`) ?? 0) + 1);
+      for (const r of rows) {
+        if (r.fallbackFrom !== null) {
+          expect(smsTo.get(r.phone)).toBe(1);
+          expect(rbm.sentTo(r.phone)).toBe(0);
+        } else {
+          expect(smsTo.get(r.phone)).toBeUndefined();
+          expect(rbm.sentTo(r.phone)).toBe(1);
+        }
+      }
+      const rcs = BigInt(count - fellBack.length);
+      expect(batch.cost).toBe(cost);
+      expect(batch.cost - batch.refunded).toBe(rcs * RCS_PRICE + BigInt(fellBack.length) * SMS_PRICE);
+      // every delivery recorded (RCS by signed webhook, SMS by receipt)
+      await waitFor(
+        "every delivery recorded",
+        async () => {
+          const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+          return b.deliveredCount === count ? b : undefined;
+        },
+        60_000,
+      );
+    } finally {
+      rbm.setOptions({ nonCapableShare: 0, rps: 0, serverErrorShare: 0, readShare: 0.5 });
+      await prisma.channel.update({ where: { id: rcsChannelId }, data: { throughput: 1_000 } });
+    }
+  }, 180_000);
+
   it("timed fallback: RCS not delivered within the window is revoked, then sent once as SMS; the batch waits", async () => {
     const phones = numbers(30, 1000); // all RCS-capable
     const offline = phones.slice(5, 13); // accepted by RBM, never delivered
