@@ -17,40 +17,22 @@
 // It makes its own database (dropped at the end) and Redis prefix; needs PostgreSQL and Redis as `npm test` does.
 // Everything runs in this one process (API + workers), so the profile (--profile) covers both.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, rmSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { loadConfig } from "@switchboard/api/config";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
-import { createPrisma, migrate, seed } from "@switchboard/db";
-import { closeWorkerDeps, createWorkerDeps, startWorkers } from "@switchboard/workers";
-import { Redis } from "ioredis";
 import pg from "pg";
-import pino from "pino";
-import { buildApp } from "../apps/api/src/app";
-import { type ProfileSummary, profiled } from "./lib/profile";
+import { arg, fmt, log, pollUntil, ROOT, receiptLag, startPlatform, WORK } from "./lib/platform";
+import { printProfile, profiled } from "./lib/profile";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const WORK = path.join(ROOT, ".bench-work");
 const KANNEL_SRC = path.resolve(ROOT, "../shared/bench/kannel");
 
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
+const mib = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
 const INGEST_N = arg("ingest", 1_000_000);
 const DISPATCH_N = arg("dispatch", 100_000);
 const KANNEL = !process.argv.includes("--no-kannel") && DISPATCH_N > 0;
 const PROFILE = process.argv.includes("--profile");
 /** Delay between a submit_sm_resp and its receipt at the simulator (our side only: Kannel's run.sh has 0). */
 const DLR_DELAY_MS = arg("dlr-delay-ms", 0);
-
-const log = (msg: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const mib = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
 
 /**
  * N distinct valid numbers: US +1 201 2xx xxxx for 90 %, CN mobiles +86 138 xxxx xxxx for 10 % (two prices), and
@@ -82,16 +64,6 @@ async function writeNumberFile(file: string, n: number): Promise<{ valid: number
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   // The duplicate line repeats +1 201 200 0000, written at i = 0.
   return { valid };
-}
-
-async function pollUntil<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 20) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }
 
 interface KannelResult {
@@ -182,126 +154,21 @@ function runKannel(dir: string, n: number): KannelResult {
  * Receipt lag from the two curves: for each level k (every 1 % of the batch), the time the k-th receipt was
  * recorded minus the time the k-th message had been sent (both first seen at or above k).
  */
-function receiptLag(curve: Array<{ t: number; sent: number; received: number }>, total: number) {
-  const sorted = [...curve].sort((a, b) => a.t - b.t);
-  const firstAt = (key: "sent" | "received", k: number) => sorted.find((p) => p[key] >= k)?.t;
-  const lags: number[] = [];
-  for (let pct = 1; pct <= 100; pct++) {
-    const k = Math.ceil((total * pct) / 100);
-    const sent = firstAt("sent", k);
-    const received = firstAt("received", k);
-    if (sent !== undefined && received !== undefined) lags.push(Math.max(0, received - sent));
-  }
-  lags.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor(q * lags.length))] ?? Number.NaN);
-  return { p50: at(0.5), p95: at(0.95), max: Math.round(lags[lags.length - 1] ?? Number.NaN) };
-}
-
-function printProfile(title: string, p: ProfileSummary | null) {
-  if (!p) return;
-  log(`profile of ${title} (self time of this process, ${fmt(p.totalMs)} ms sampled):`);
-  for (const o of p.byOwner) log(`  ${String(o.share).padStart(5)} %  ${o.owner}`);
-  log("  hottest functions:");
-  for (const f of p.byFunction.slice(0, 8)) log(`  ${String(f.share).padStart(5)} %  ${f.fn}`);
-}
-
 async function main() {
-  mkdirSync(WORK, { recursive: true });
-  const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const runId = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
-  const dbName = `bench_${runId}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const databaseUrl = u.toString();
-  const uploadDir = path.join(WORK, `uploads-${runId}`);
-  const cleanups: Array<() => Promise<unknown>> = [
-    async () => admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`),
-    async () => admin.end(),
-    async () => rmSync(uploadDir, { recursive: true, force: true }),
-  ];
-  const results: Record<string, unknown> = {
-    date: new Date().toISOString(),
-    machine: `${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${fmt(totalmem() / 1024 ** 3)} GiB, node ${process.version}`,
-  };
+  const platform = await startPlatform();
+  const { prisma, base, token, runId, databaseUrl } = platform;
+  const results: Record<string, unknown> = { ...platform.machine };
   let kannelSim: ChildProcess | null = null;
   try {
-    await migrate(databaseUrl, "deploy");
-    const prisma = createPrisma(databaseUrl, { max: 12 });
-    cleanups.unshift(() => prisma.$disconnect());
-    const channelKey = randomBytes(32).toString("hex");
-    await seed(prisma, { mode: "demo", channelSecretKey: channelKey });
-    const customer = await prisma.user.findFirstOrThrow({ where: { username: "customer" } });
-    // A balance for both batches, and no review (the tenant's default reviews every batch).
-    await prisma.user.update({ where: { id: customer.id }, data: { balance: 10n ** 15n } });
-    await prisma.tenantSetting.update({ where: { tenantId: customer.tenantId as number }, data: { reviewMode: 0 } });
     const product = await prisma.product.findFirstOrThrow({
-      where: { tenantId: customer.tenantId as number, code: ProductCode.SMS },
+      where: { tenantId: platform.customer.tenantId, code: ProductCode.SMS },
     });
-
-    const config = loadConfig({
-      JWT_SECRET: randomBytes(32).toString("hex"),
-      CHANNEL_SECRET_KEY: channelKey,
-      NODE_ENV: "test",
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: `bench:${runId}:`,
-      LOG_LEVEL: "silent",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      UPLOAD_DIR: uploadDir,
-      EGRESS_ALLOW: "127.0.0.1", // smsc-sim.js and the callback receiver are on loopback
-    });
-    cleanups.unshift(async () => {
-      const r = new Redis(redisUrl);
-      let cursor = "0";
-      do {
-        const [next, keys] = await r.scan(cursor, "MATCH", `bench:${runId}:*`, "COUNT", 1000);
-        cursor = next;
-        if (keys.length) await r.unlink(...keys);
-      } while (cursor !== "0");
-      await r.quit();
-    });
-    const redis = new Redis(redisUrl);
-    const api = await buildApp({ config, prisma, redis });
-    await api.listen({ host: "127.0.0.1", port: 0 });
-    cleanups.unshift(async () => {
-      await api.close();
-      await redis.quit();
-    });
-    const base = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
-    const workerDeps = createWorkerDeps({ config, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "silent" }) });
-    const running = await startWorkers(workerDeps);
-    cleanups.unshift(async () => {
-      await running.close();
-      await closeWorkerDeps(workerDeps);
-    });
-
-    const login = await fetch(`${base}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "customer", password: "Customer123" }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
-    const submitFile = async (file: string, scheduledAt?: Date) => {
-      const form = new FormData();
-      form.set("productId", String(product.id));
-      form.set("taskType", "2");
-      form.set("content", JSON.stringify({ product: ProductCode.SMS, text: "Benchmark message" }));
-      if (scheduledAt) form.set("scheduledAt", scheduledAt.toISOString());
-      form.set("file", await openAsBlob(file), path.basename(file));
-      const res = await fetch(`${base}/batch/submit/file`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, lang: "en" },
-        body: form,
+    const submitFile = (file: string, scheduledAt?: Date) =>
+      platform.submitFile(file, {
+        productId: product.id,
+        content: { product: ProductCode.SMS, text: "Benchmark message" },
+        ...(scheduledAt ? { scheduledAt } : {}),
       });
-      const body = (await res.json()) as { code: number; message: string; data: { batch: { id: string } } };
-      if (body.code !== 0) throw new Error(`submit refused: ${body.message}`);
-      return BigInt(body.data.batch.id);
-    };
 
     // ------------------------------------------------------------------ 1. ingest
     if (INGEST_N > 0) {
@@ -501,7 +368,7 @@ async function main() {
     // ------------------------------------------------------------------ 3. Kannel, same simulator, same count
     if (KANNEL && ours) {
       // Our API and workers stay up but idle; close them first so that Kannel gets the machine to itself.
-      for (const fn of cleanups.splice(0, 3)) await fn();
+      await platform.stopServers();
       const k = runKannel(kannelCopy(), DISPATCH_N);
       const kannelRate = Number(k.dlr_e2e_rate);
       results.kannel = { messages: DISPATCH_N, dlrCallbacksPerS: Math.round(kannelRate), raw: k };
@@ -517,7 +384,7 @@ async function main() {
     log(`results: ${out}`);
   } finally {
     kannelSim?.kill("SIGTERM");
-    for (const fn of cleanups) await fn().catch((e) => log(`cleanup: ${(e as Error).message}`));
+    await platform.close();
   }
 }
 

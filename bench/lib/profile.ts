@@ -96,3 +96,16 @@ export async function profiled<T>(
     session.disconnect();
   }
 }
+
+/** Prints a profile's summary: self time by owner (ours, Prisma, node...) and the hottest functions. */
+export function printProfile(title: string, p: ProfileSummary | null, log = defaultLog) {
+  if (!p) return;
+  log(`profile of ${title} (self time of this process, ${p.totalMs.toLocaleString("en-US")} ms sampled):`);
+  for (const o of p.byOwner) log(`  ${String(o.share).padStart(5)} %  ${o.owner}`);
+  log("  hottest functions:");
+  for (const f of p.byFunction.slice(0, 8)) log(`  ${String(f.share).padStart(5)} %  ${f.fn}`);
+}
+
+function defaultLog(msg: string) {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+}
