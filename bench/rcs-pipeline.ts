@@ -20,6 +20,8 @@ const N = arg("n", 100_000);
 const NON_CAPABLE = arg("non-capable", 0.2);
 const PROFILE = process.argv.includes("--profile");
 const RBM_PORT = arg("rbm-port", 28787);
+/** Event pushes in flight (Pub/Sub raises its push concurrency with the subscriber's acknowledgement rate). */
+const PUSH_CONCURRENCY = arg("push-concurrency", 64);
 const SMSC_PORT = arg("smsc-port", 22775);
 const CLIENT_TOKEN = "bench-client-token";
 const AGENT_ID = "bench-agent";
@@ -99,6 +101,8 @@ async function main() {
         String(NON_CAPABLE),
         "--delivery-delay-ms",
         "20",
+        "--webhook-concurrency",
+        String(PUSH_CONCURRENCY),
       ]),
     );
     await pollUntil("the RBM simulator's key", async () => (existsSync(keyFile) ? true : undefined), 20_000, 100);
@@ -181,6 +185,11 @@ async function main() {
       return { seconds: (performance.now() - t20) / 1000, curve };
     });
     const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
+    const failures = await prisma.recipient.groupBy({
+      by: ["errorCode"],
+      where: { batchId, sendResult: 2 },
+      _count: { _all: true },
+    });
     const rate = batch.successCount / run.seconds;
     const lag = receiptLag(run.curve, batch.successCount);
     results.rcs = {
@@ -188,6 +197,7 @@ async function main() {
       messagesPerS: Math.round(rate),
       sent: batch.successCount,
       failed: batch.failedCount,
+      failures: Object.fromEntries(failures.map((f) => [f.errorCode ?? "?", f._count._all])),
       fellBackToSms: batch.fallbackCount,
       delivered: batch.deliveredCount,
       eventLagMs: lag,
@@ -195,7 +205,8 @@ async function main() {
     };
     log(
       `rcs: ${fmt(batch.successCount)} messages (${fmt(batch.fallbackCount)} of them SMS fallbacks) from status 20 to ` +
-        `22 with every delivery recorded in ${run.seconds.toFixed(2)} s = ${fmt(rate)} msg/s; failed ${fmt(batch.failedCount)}`,
+        `22 with every delivery recorded in ${run.seconds.toFixed(2)} s = ${fmt(rate)} msg/s; failed ${fmt(batch.failedCount)} ` +
+        `${JSON.stringify(Object.fromEntries(failures.map((f) => [f.errorCode, f._count._all])))}`,
     );
     log(
       `rcs: event lag (k-th delivery recorded - k-th message sent): p50 ${lag.p50} ms, p95 ${lag.p95} ms, max ${lag.max} ms`,

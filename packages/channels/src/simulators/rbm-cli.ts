@@ -30,6 +30,7 @@ const usage = `Usage: rbm-cli [options]
   --duplicate-share <0..1>     share of events pushed twice (default 0)
   --reorder-share <0..1>       share of reads pushed before their DELIVERED (default 0)
   --latency-ms <n>             delay before each API answer (default 0)
+  --webhook-concurrency <n>    event pushes in flight at once, as Pub/Sub's push scales up (default 16)
 Numbers ending 404 are not RCS-capable.`;
 
 function fail(message: string): never {
@@ -65,6 +66,7 @@ function parse() {
       "reply-share": { type: "string" },
       "duplicate-share": { type: "string" },
       "reorder-share": { type: "string" },
+      "webhook-concurrency": { type: "string" },
       "latency-ms": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -129,6 +131,7 @@ function parseOptions(): { options: Partial<RbmSimulatorOptions>; keyFile: strin
     ["duplicate-share", "duplicateShare", 0, 1],
     ["reorder-share", "reorderShare", 0, 1],
     ["latency-ms", "latencyMs", 0],
+    ["webhook-concurrency", "webhookConcurrency", 1, 1_000],
   ];
   for (const [flag, key, min, max] of numeric) {
     const value = number(flag, values[flag] as string | undefined, min, max);
