@@ -431,8 +431,13 @@ describe("ingest", () => {
       get<{ status: number; reason: string }>(t, "/batch/detail", c.token, { id: res.body.data.batch.id }, { lang });
     const en = await detail("en");
     expect(en.body.data.status).toBe(BatchStatus.REVIEW_REJECTED);
-    expect(en.body.data.reason).toBe("no number can be sent: 2 invalid, 1 duplicate, 1 in countries not served");
-    expect((await detail("zh")).body.data.reason).toBe("没有可发送的号码：无效 2 个，重复 1 个，国家不支持 1 个");
+    // ...and why that country is not served
+    expect(en.body.data.reason).toBe(
+      "no number can be sent: 2 invalid, 1 duplicate, 1 in countries not served (no price is set for this country)",
+    );
+    expect((await detail("zh")).body.data.reason).toBe(
+      "没有可发送的号码：无效 2 个，重复 1 个，国家不支持 1 个（该国家未设置价格）",
+    );
   });
 
   it("a batch cancelled while its file waits is not ingested, and its file is removed", async () => {
