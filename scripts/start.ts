@@ -10,6 +10,7 @@ import path from "node:path";
 import { channelSecretKey as channelSecretKeyBytes, decryptSecrets } from "@switchboard/channels";
 import {
   createPrisma,
+  DEMO_HLR,
   DEMO_LOGINS,
   DEMO_RBM,
   DEMO_SMSC,
@@ -180,6 +181,7 @@ const DEMO_SIMULATOR_ADDRESSES = production
       `${DEMO_SMSC.host}:${DEMO_SMSC.port}`,
       `${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}`,
       `${DEMO_RBM.host}:${DEMO_RBM.port}`,
+      `${DEMO_HLR.host}:${DEMO_HLR.port}`,
     ];
 const webPort = Number(process.env.WEB_PORT ?? 5173);
 const env: NodeJS.ProcessEnv = {
@@ -249,6 +251,10 @@ if (!production && demoRcsChannel) {
     ],
     env,
   );
+}
+// The demo SMS channel's HLR lookup, for screening SMS numbers (10 % unreachable, 2 % unknown, by number).
+if (!production) {
+  run("hlr", ["--import", "tsx", "packages/channels/src/simulators/hlr-cli.ts", "--port", String(DEMO_HLR.port)], env);
 }
 // The demo WS channel's WhatsApp Cloud API: approved demo templates, statuses pushed to our webhook, some read.
 if (!production && demoWhatsappChannel) {
@@ -347,6 +353,7 @@ if (!production) {
   lines.push(
     `  RBM        ${DEMO_RBM.host}:${DEMO_RBM.port}    (RCS Business Messaging simulator: the demo RCS channel sends here, numbers ending 404 fall back to SMS)`,
   );
+  lines.push(`  HLR        ${DEMO_HLR.host}:${DEMO_HLR.port}    (HLR lookup simulator: screening of SMS numbers)`);
   lines.push(
     `  WhatsApp   ${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}    (Cloud API simulator: the demo WS channel sends here, templates order_update, appointment_reminder...)`,
   );

@@ -28,6 +28,7 @@ export type Db = PrismaClient | Prisma.TransactionClient;
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
 export {
+  DEMO_HLR,
   DEMO_LOGINS,
   DEMO_RBM,
   DEMO_SMSC,

@@ -39,6 +39,9 @@ export const DEMO_LOGINS: DemoLogin[] = [
 /** Where the demo SMS channel connects: the SMSC simulator `npm start` runs. */
 export const DEMO_SMSC = { host: "127.0.0.1", port: 2775 } as const;
 
+/** The demo SMS channel's HLR lookup for screening: the lookup simulator `npm start` runs. */
+export const DEMO_HLR = { host: "127.0.0.1", port: 8789 } as const;
+
 /** The demo WS channel: the WhatsApp Cloud API simulator `npm start` runs, with its approved demo templates. */
 export const DEMO_WHATSAPP = {
   host: "127.0.0.1",
@@ -131,6 +134,7 @@ async function seedDemoSmsChannel(prisma: PrismaClient, tenantId: number, smsPro
     ...DEMO_SMSC,
     systemId: "switchboard",
     password: "demo",
+    lookupUrl: `http://${DEMO_HLR.host}:${DEMO_HLR.port}/lookup`,
   });
   const channel = await prisma.channel.create({
     data: {

@@ -5,7 +5,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
 import { verifyLedger } from "@switchboard/api/ledger";
-import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
+import { encryptSecrets } from "@switchboard/channels";
+import {
+  type SimulatorSubmit,
+  type SmscSimulator,
+  startHlrSimulator,
+  startSmscSimulator,
+} from "@switchboard/channels/simulators";
 import {
   BalanceLogType,
   BatchStatus,
@@ -25,6 +31,7 @@ import {
   phoneNumbers,
   recipientSummary,
   startHarness,
+  TEST_SECRET_KEY,
   testPrisma,
   uniqueName,
   waitFor,
@@ -129,6 +136,47 @@ describe("dispatch end to end over SMPP", () => {
 
     await expectExactBilling(batchId, customer.id, customer.openingBalance);
   }, 180_000);
+
+  it("screens an SMS batch by the channel's HLR lookup: nothing reaches the SMSC, unknown answers refunded", async () => {
+    const { sim, submits } = await simulator();
+    const hlr = await startHlrSimulator({ token: "hlr-secret", unreachableShare: 0.2, unknownShare: 0.1 });
+    try {
+      const channelId = await createSmppChannel(prisma, { port: sim.port });
+      const channel = await prisma.channel.findUniqueOrThrow({ where: { id: channelId } });
+      await prisma.channel.update({
+        where: { id: channelId },
+        data: {
+          config: { ...(channel.config as object), lookupUrl: hlr.url },
+          secrets: encryptSecrets(TEST_SECRET_KEY, channel.tenantId, { password: "secret", lookupToken: "hlr-secret" }),
+        },
+      });
+      const customer = await createCustomer(prisma);
+      const phones = phoneNumbers(1_500);
+      const { batchId } = await createPendingBatch(prisma, customer, channelId, phones, { taskType: 1 });
+      await harness.deps.queues.dispatchBatches([batchId]);
+      const batch = await waitSettled(prisma, batchId, 60_000);
+      expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
+      // not one message reached the SMSC
+      expect(submits).toEqual([]);
+      expect(hlr.stats().numbers).toBe(1_500);
+      const expected = { reachable: 0, unreachable: 0, unknown: 0 };
+      for (const p of phones) expected[hlr.statusOf(p)]++;
+      expect(batch).toMatchObject({
+        deliveredCount: expected.reachable,
+        undeliveredCount: expected.unreachable,
+        failedCount: expected.unknown,
+      });
+      const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+      for (const r of rows) {
+        const status = hlr.statusOf(r.phone);
+        if (status === "unknown") expect(r).toMatchObject({ sendResult: 2, errorCode: "REACHABILITY_UNKNOWN" });
+        else expect(r).toMatchObject({ sendResult: 1, receiveResult: status === "reachable" ? 1 : 2 });
+      }
+      await expectExactBilling(batchId, customer.id, customer.openingBalance);
+    } finally {
+      await hlr.close();
+    }
+  });
 
   it("refunds exactly what the SMSC refused: numbers ending 0000 and a random failure share", async () => {
     const { sim, submits } = await simulator({ failureShare: 0.1 });

@@ -4,7 +4,8 @@
 import type { SmppChannelConfig } from "@switchboard/contracts";
 import type { Dispatcher } from "undici";
 import type { ChannelAdapter, Logger } from "./adapter";
-import type { EgressPolicy } from "./egress";
+import { type EgressPolicy, egressAgent } from "./egress";
+import { createHlrLookup } from "./hlr/lookup";
 import { createRcsAdapter } from "./rcs/adapter";
 import type { ChannelSecrets } from "./secrets";
 import { createSmppAdapter } from "./smpp/adapter";
@@ -58,6 +59,14 @@ const FACTORIES: Record<string, Factory> = {
       { ...smppSessionConfig(config, secrets), ...deps.smpp },
       { logger: deps.logger, egress: deps.egress },
     );
+    // Screening an SMPP channel is an HLR lookup over HTTP, where the channel names one.
+    if (config.lookupUrl) {
+      const lookup = createHlrLookup(
+        { lookupUrl: config.lookupUrl, lookupToken: secrets.lookupToken },
+        deps.dispatcher ?? egressAgent(deps.egress),
+      );
+      adapter.checkReachability = (numbers) => lookup.checkReachability(numbers);
+    }
     return { adapter, window: config.windowSize ?? 50 };
   },
   rcs: (config, secrets, deps) => ({

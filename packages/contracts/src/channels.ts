@@ -17,7 +17,7 @@ export const KIND_PRODUCT_CODE: Record<ChannelKind, ProductCode> = {
 
 /** Config fields that are credentials: encrypted at rest, never returned. */
 export const CHANNEL_SECRET_FIELDS = {
-  smpp: ["password"],
+  smpp: ["password", "lookupToken"],
   whatsapp: ["accessToken", "appSecret", "webhookVerifyToken"],
   rcs: ["serviceAccountKey", "webhookClientToken"],
   http: ["authSecret"],
@@ -58,6 +58,9 @@ export const smppChannelConfig = z.object({
   bindMode: z.enum(["transceiver", "transmitter_receiver"]).default("transceiver"),
   windowSize: z.number().int().min(1).max(1000).default(50),
   enquireLinkIntervalMs: z.number().int().min(1000).max(600_000).default(30_000),
+  /** An HLR lookup endpoint for screening (docs/channels.md, "SMS screening"); none: SMS cannot be screened. */
+  lookupUrl: httpUrl().optional(),
+  lookupToken: secretText(500).optional(),
 });
 
 export const whatsappChannelConfig = z.object({

@@ -1,3 +1,5 @@
+export type { HlrSimulator, HlrSimulatorOptions, HlrSimulatorStats } from "./hlr";
+export { startHlrSimulator } from "./hlr";
 export type {
   RbmMessageState,
   RbmSimulator,
