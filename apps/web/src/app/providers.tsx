@@ -3,8 +3,8 @@ import { ConfigProvider } from "antd";
 import enUS from "antd/es/locale/en_US";
 import zhCN from "antd/es/locale/zh_CN";
 import type { ReactNode } from "react";
-import { useReducedMotion } from "../hooks/use-reduced-motion";
 import { WebsiteConfigEffects } from "../features/website/components/WebsiteConfigEffects";
+import { useReducedMotion } from "../hooks/use-reduced-motion";
 import { I18nProvider, useI18n } from "../lib/i18n";
 
 function AntdProviders({ children }: { children: ReactNode }) {
