@@ -231,6 +231,28 @@ describe("pre-submit check and confirm", slow, () => {
     expect(await screen.findByText("Task submitted: 1 numbers accepted, 1 not sent")).toBeInTheDocument();
   });
 
+  it("screening: says nothing will be sent, and checks and submits task type 1", async () => {
+    const { requests } = stub({
+      "POST /user/submit/pre": { body: envelope(preResult({})) },
+      "POST /batch/submit": {
+        body: envelope({ batch: batch("77"), numbers: [], outcome: null, recipient: null }),
+      },
+    });
+    const { onSubmitted } = renderModal();
+    await userEvent.click(await screen.findByTestId("task-type-screening"));
+    expect(await screen.findByTestId("task-screening-note")).toHaveTextContent("sends nothing");
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(requests.find((r) => r.url.pathname === "/user/submit/pre")?.body).toMatchObject({ taskType: 1 });
+    await userEvent.click(screen.getByTestId("task-confirm"));
+    await waitFor(() => expect(onSubmitted).toHaveBeenCalledWith("77"));
+    expect(requests.find((r) => r.url.pathname === "/batch/submit")?.body).toMatchObject({
+      taskType: 1,
+      submitMode: 2,
+    });
+  });
+
   it("disables confirm with the reason when the balance is short", async () => {
     stub({
       "POST /user/submit/pre": {

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { App } from "antd";
 import { describe, expect, it, vi } from "vitest";
 import { fileNameFromDisposition } from "../src/features/batches/api";
+import { BatchCounts } from "../src/features/batches/components/BatchCounts";
 import { BatchProgress } from "../src/features/batches/components/BatchProgress";
 import { BatchStatusTag } from "../src/features/batches/components/BatchStatusTag";
 import { ReviewModal } from "../src/features/batches/components/ReviewModal";
@@ -105,6 +106,36 @@ describe("batch status tag", () => {
     renderInApp(<BatchStatusTag status={13} ingesting />);
     expect(await screen.findByTestId("batch-status")).toHaveTextContent("Review rejected");
     expect(screen.getByTestId("batch-ingesting")).toHaveTextContent("Reading numbers");
+  });
+
+  it("marks a screening batch (task type 1) as one", async () => {
+    renderInApp(<BatchStatusTag status={22} taskType={1} />);
+    expect(await screen.findByTestId("batch-screening-tag")).toHaveTextContent("号码筛查");
+  });
+
+  it("names a screening batch's counts reachable, not reachable and unknown", async () => {
+    const counts = {
+      totalCount: 10,
+      validCount: 10,
+      invalidCount: 0,
+      duplicateCount: 0,
+      notServedCount: 0,
+      sentCount: 10,
+      successCount: 9,
+      failedCount: 1,
+      deliveredCount: 1_200,
+      undeliveredCount: 2,
+      readCount: 0,
+      fallbackCount: 0,
+      cost: "0.0400",
+      refunded: "0.0040",
+      productCode: 1000,
+    };
+    renderInApp(<BatchCounts batch={{ ...counts, taskType: 1 }} />);
+    expect(await screen.findByTestId("count-reachable")).toHaveTextContent("可达1,200");
+    expect(screen.getByTestId("count-unreachable")).toHaveTextContent("不可达2");
+    expect(screen.getByTestId("count-unknown")).toHaveTextContent("未知1");
+    expect(screen.queryByTestId("count-read")).toBeNull();
   });
 
   it("knows the nine status codes and no others", () => {

@@ -96,6 +96,20 @@ describe("price form", () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
+  it("sets a screening price alone (no unit price needed), or both at once", async () => {
+    const { posts } = renderForm();
+    await userEvent.type(await screen.findByTestId("price-form-screening-price"), "0.002");
+    await submit();
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]?.body).toEqual({
+      productId: 3,
+      action: 1,
+      countryScope: 1,
+      countryCodes: [],
+      screeningPrice: "0.002",
+    });
+  });
+
   it("needs countries for scopes 2 and 3 and sends the chosen ones", async () => {
     const { posts } = renderForm({ user: { id: 9, label: "customer" } });
     await userEvent.click(await screen.findByLabelText("仅所列国家"));

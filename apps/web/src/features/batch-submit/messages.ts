@@ -7,6 +7,14 @@ const zh = {
   "product.2000": "WS",
   "product.3000": "短信",
 
+  "reachable.title": "向 {count} 个可达号码发送",
+  "reachable.note": "创建一个新的消息任务，接收号码为本次筛查中可达的号码，按正常价格计费并按规则审核。",
+  "reachable.submit": "提交任务",
+  "reachable.sent": "已创建任务 {id}",
+  "taskType.message": "发送消息",
+  "taskType.screening": "号码筛查",
+  "taskType.screeningNote":
+    "筛查只检测号码能否接收（RCS 能力、WhatsApp 账号、短信 HLR），不会向号码发送任何消息；按检测的号码数计费，结果未知的退款。",
   "section.recipients": "接收号码",
   "section.content": "消息内容",
   "section.schedule": "发送时间",
@@ -153,6 +161,15 @@ const en: Record<BatchSubmitKey, string> = {
   "product.2000": "WS",
   "product.3000": "SMS",
 
+  "reachable.title": "Send to {count} reachable numbers",
+  "reachable.note":
+    "Creates a new message batch to the numbers this screening found reachable, priced and reviewed like any batch.",
+  "reachable.submit": "Submit batch",
+  "reachable.sent": "Batch {id} created",
+  "taskType.message": "Send a message",
+  "taskType.screening": "Screen numbers",
+  "taskType.screeningNote":
+    "Screening only checks whether the numbers can receive (RCS capability, a WhatsApp account, an SMS HLR lookup) and sends nothing to them; it is priced per number checked, and numbers with an unknown answer are refunded.",
   "section.recipients": "Recipients",
   "section.content": "Message",
   "section.schedule": "Send time",

@@ -68,6 +68,7 @@ export interface PriceChange extends Record<string, unknown> {
   countryScope: 1 | 2 | 3;
   countryCodes: string[];
   unitPrice?: string;
+  screeningPrice?: string;
 }
 
 /** Default prices without a user, a user's own prices with one. */

@@ -6,13 +6,15 @@ import {
   type BatchSubmitResult,
   type SubmitPreResult,
 } from "@switchboard/contracts";
-import { type ProductCode, SubmitMode, TaskType } from "@switchboard/contracts/codes";
+import { type ProductCode, SubmitMode, type TaskType } from "@switchboard/contracts/codes";
 import { api } from "../../../lib/api";
 import { type UploadProgress, uploadWithProgress } from "../../../lib/upload";
 
 export interface Target {
   productCode: ProductCode;
   content: BatchContent;
+  /** Message (2) or screening (1: the numbers are checked, nothing is sent to them). */
+  taskType: TaskType;
 }
 
 export type Recipients =
@@ -28,7 +30,7 @@ interface UploadHooks {
 function fileForm(target: Target, file: File, scheduledAt?: string): FormData {
   const form = new FormData();
   form.set("productCode", String(target.productCode));
-  form.set("taskType", String(TaskType.MESSAGE));
+  form.set("taskType", String(target.taskType));
   form.set("content", JSON.stringify(target.content));
   if (scheduledAt) form.set("scheduledAt", scheduledAt);
   form.set(BATCH_FILE_FIELD, file, file.name);
@@ -52,7 +54,7 @@ export function checkBatch(target: Target, recipients: Recipients, hooks: Upload
   }
   return api.post<SubmitPreResult>("/user/submit/pre", {
     productCode: target.productCode,
-    taskType: TaskType.MESSAGE,
+    taskType: target.taskType,
     content: target.content,
     numbers: recipients.mode === SubmitMode.SINGLE ? [recipients.number] : recipients.numbers,
   });
@@ -80,7 +82,7 @@ export async function submitBatch(
   }
   const common = {
     productCode: target.productCode,
-    taskType: TaskType.MESSAGE,
+    taskType: target.taskType,
     content: target.content,
     ...(scheduledAt ? { scheduledAt } : {}),
   };

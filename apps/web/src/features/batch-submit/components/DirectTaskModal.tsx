@@ -6,7 +6,7 @@ import {
   type BatchSubmitResult,
   type SubmitPreResult,
 } from "@switchboard/contracts";
-import { type ProductCode, SubmitMode } from "@switchboard/contracts/codes";
+import { type ProductCode, SubmitMode, TaskType } from "@switchboard/contracts/codes";
 import { useMutation } from "@tanstack/react-query";
 import {
   Alert,
@@ -110,6 +110,7 @@ function TaskForm(props: {
   const { message } = App.useApp();
   const id = useId();
 
+  const [taskType, setTaskType] = useState<TaskType>(TaskType.MESSAGE);
   const [mode, setMode] = useState<SubmitMode>(SubmitMode.SINGLE);
   const [single, setSingle] = useState("");
   const [manyText, setManyText] = useState("");
@@ -154,8 +155,8 @@ function TaskForm(props: {
         : recipients.mode === SubmitMode.SINGLE
           ? recipients.number
           : recipients.numbers;
-    return JSON.stringify([recipients.mode, who, built.content]);
-  }, [recipients, built.content]);
+    return JSON.stringify([taskType, recipients.mode, who, built.content]);
+  }, [taskType, recipients, built.content]);
 
   const fail = (error: unknown, key: "check.failed" | "submit.failed") => {
     setUpload((u) => (u ? { ...u, status: "exception" } : u));
@@ -221,7 +222,7 @@ function TaskForm(props: {
   const runCheck = () => {
     setShowProblems(true);
     if (!requestKey || !recipients || !built.content || busy) return;
-    check.mutate({ key: requestKey, target: { productCode, content: built.content }, recipients });
+    check.mutate({ key: requestKey, target: { productCode, content: built.content, taskType }, recipients });
   };
 
   const runSubmit = () => {
@@ -229,7 +230,7 @@ function TaskForm(props: {
     if (blocked || busy || !recipients || !built.content) return;
     if (scheduleProblem) return;
     submit.mutate({
-      target: { productCode, content: built.content },
+      target: { productCode, content: built.content, taskType },
       recipients,
       scheduledAt: scheduleMode === "later" && scheduledAt ? scheduledAt.toISOString() : undefined,
     });
@@ -253,6 +254,24 @@ function TaskForm(props: {
 
   return (
     <Form layout="vertical" component={false} disabled={submit.isPending}>
+      <Field>
+        <Segmented<TaskType>
+          value={taskType}
+          onChange={(v) => setTaskType(v)}
+          options={[
+            { value: TaskType.MESSAGE, label: <span data-testid="task-type-message">{t("taskType.message")}</span> },
+            {
+              value: TaskType.SCREENING,
+              label: <span data-testid="task-type-screening">{t("taskType.screening")}</span>,
+            },
+          ]}
+        />
+        {taskType === TaskType.SCREENING && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }} data-testid="task-screening-note">
+            {t("taskType.screeningNote")}
+          </Typography.Paragraph>
+        )}
+      </Field>
       <Typography.Title level={5}>{t("section.recipients")}</Typography.Title>
       <Field>
         <Segmented<SubmitMode>

@@ -36,14 +36,31 @@ const CHANNEL_COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey;
   { field: "fallbackCount", label: "counts.fallback", id: "fallback" },
 ];
 
+/**
+ * A screening batch (task type 1) sends nothing: its "delivered" counts the reachable numbers, "undelivered" the
+ * ones that are not, "failed" those the channel could not answer for (refunded). Same fields, its own words.
+ */
+const SCREENING_LABELS: Partial<Record<CountField, { label: BatchMessageKey; id: string }>> = {
+  deliveredCount: { label: "counts.reachable", id: "reachable" },
+  undeliveredCount: { label: "counts.unreachable", id: "unreachable" },
+  failedCount: { label: "counts.unknown", id: "unknown" },
+};
+
 /** A batch's counts and money: total, valid, rejected, sent, failed, delivered, cost and refund. */
-export function BatchCounts({ batch }: { batch: Pick<BatchRow, CountField | "cost" | "refunded" | "productCode"> }) {
+export function BatchCounts({
+  batch,
+}: {
+  batch: Pick<BatchRow, CountField | "cost" | "refunded" | "productCode"> & { taskType?: number };
+}) {
   const t = messages.useT();
-  const shown = [
-    ...COUNTS,
-    // SMS (3000) reports neither; WS (2000) reads; RCS (1000) reads and fallbacks.
-    ...CHANNEL_COUNTS.filter((c) => batch.productCode === 1000 || (batch.productCode === 2000 && c.id === "read")),
-  ];
+  const screening = batch.taskType === 1;
+  const shown = screening
+    ? COUNTS.map((c) => ({ ...c, ...(SCREENING_LABELS[c.field] ?? {}) }))
+    : [
+        ...COUNTS,
+        // SMS (3000) reports neither; WS (2000) reads; RCS (1000) reads and fallbacks.
+        ...CHANNEL_COUNTS.filter((c) => batch.productCode === 1000 || (batch.productCode === 2000 && c.id === "read")),
+      ];
   return (
     <Row gutter={[16, 16]} data-testid="batch-counts">
       {shown.map((c) => (

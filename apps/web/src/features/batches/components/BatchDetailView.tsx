@@ -106,7 +106,7 @@ export function BatchDetailView({
           <Typography.Title level={4} style={{ margin: 0 }}>
             {t("detail.title", { id: batch.id })}
           </Typography.Title>
-          <BatchStatusTag status={batch.status} ingesting={batch.ingesting} />
+          <BatchStatusTag status={batch.status} ingesting={batch.ingesting} taskType={batch.taskType} />
           <Typography.Text type="secondary">{batch.productName}</Typography.Text>
           {staff && <Typography.Text type="secondary">{batch.user}</Typography.Text>}
         </Space>

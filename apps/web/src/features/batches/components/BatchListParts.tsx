@@ -209,7 +209,9 @@ export function BatchTable({
       title: t("col.status"),
       dataIndex: "status",
       key: "status",
-      render: (status: number, row) => <BatchStatusTag status={status} ingesting={row.ingesting} />,
+      render: (status: number, row) => (
+        <BatchStatusTag status={status} ingesting={row.ingesting} taskType={row.taskType} />
+      ),
     },
     {
       title: t("col.progress"),

@@ -2,8 +2,19 @@ import { Space, Tag } from "antd";
 import { messages } from "../messages";
 import { statusColor, statusKey } from "../status";
 
-/** A batch status with the spec's name (zh/en); a file batch still being read says so beside it. */
-export function BatchStatusTag({ status, ingesting = false }: { status: number; ingesting?: boolean }) {
+/**
+ * A batch status with the spec's name (zh/en); a file batch still being read says so beside it, and a screening
+ * batch (task type 1: it checks numbers, it sends nothing) is marked as one.
+ */
+export function BatchStatusTag({
+  status,
+  ingesting = false,
+  taskType,
+}: {
+  status: number;
+  ingesting?: boolean;
+  taskType?: number;
+}) {
   const t = messages.useT();
   const key = statusKey(status);
   return (
@@ -11,6 +22,11 @@ export function BatchStatusTag({ status, ingesting = false }: { status: number; 
       <Tag color={statusColor(status)} data-testid="batch-status" data-status={status}>
         {key ? t(key) : t("status.unknown", { code: status })}
       </Tag>
+      {taskType === 1 && (
+        <Tag color="purple" data-testid="batch-screening-tag">
+          {t("status.screening")}
+        </Tag>
+      )}
       {ingesting && (
         <Tag color="processing" data-testid="batch-ingesting">
           {t("status.ingesting")}

@@ -3,11 +3,13 @@ import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import type { ProductCode } from "@switchboard/contracts/codes";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Drawer, Space, Typography } from "antd";
+import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useCurrentRoute } from "../../../routes/route-context";
 import { DirectTaskModal } from "../../batch-submit/components/DirectTaskModal";
+import { SendReachableModal } from "../../batch-submit/components/SendReachableModal";
 import { type BatchRow, batchKeys } from "../api";
 import { BatchDetailView } from "../components/BatchDetailView";
 import {
@@ -36,6 +38,8 @@ export default function CustomerTaskPage() {
   const [search, setSearch] = useSearchParams();
   const openId = search.get("batch");
   const creating = search.get("new") === "1";
+  // A finished screening batch whose reachable numbers the customer is sending to.
+  const [reachableOf, setReachableOf] = useState<BatchRow | null>(null);
 
   const setParam = (key: string, value: string | null) =>
     setSearch((prev) => {
@@ -100,16 +104,37 @@ export default function CustomerTaskPage() {
           <BatchDetailView
             batchId={openId}
             staff={false}
-            actions={(b) =>
-              canCancel(b.status) ? (
-                <Button danger onClick={() => actions.confirmCancel(b.id)} data-testid="detail-cancel">
-                  {t("action.cancel")}
-                </Button>
-              ) : null
-            }
+            actions={(b) => (
+              <Space>
+                {b.taskType === 1 && b.status === 22 && b.deliveredCount > 0 && (
+                  <Button type="primary" onClick={() => setReachableOf(b)} data-testid="send-reachable">
+                    {t("action.sendReachable")}
+                  </Button>
+                )}
+                {canCancel(b.status) && (
+                  <Button danger onClick={() => actions.confirmCancel(b.id)} data-testid="detail-cancel">
+                    {t("action.cancel")}
+                  </Button>
+                )}
+              </Space>
+            )}
           />
         )}
       </Drawer>
+      {reachableOf && (
+        <SendReachableModal
+          open
+          screeningId={reachableOf.id}
+          productCode={reachableOf.productCode as ProductCode}
+          reachable={reachableOf.deliveredCount}
+          onClose={() => setReachableOf(null)}
+          onSubmitted={(batchId) => {
+            setReachableOf(null);
+            setParam("batch", batchId);
+            void queryClient.invalidateQueries({ queryKey: batchKeys.all });
+          }}
+        />
+      )}
       <DirectTaskModal
         productCode={productCode}
         open={creating}

@@ -48,6 +48,9 @@ export const KIND_FIELDS: Record<ChannelKind, readonly ConfigField[]> = {
     npi("destNpi"),
     { name: "windowSize", type: "number", min: 1, max: 1000, defaultValue: 50 },
     { name: "enquireLinkIntervalMs", type: "number", min: 1000, max: 600_000, defaultValue: 30_000 },
+    // Screening SMS numbers: an HLR lookup over HTTP (docs/channels.md); both optional.
+    { name: "lookupUrl", type: "text", url: true, maxLength: 1000 },
+    { name: "lookupToken", type: "secret", maxLength: 500 },
   ],
   whatsapp: [
     { name: "baseUrl", type: "text", url: true, maxLength: 1000, defaultValue: "https://graph.facebook.com" },
@@ -152,10 +155,13 @@ export function channelBody(values: ChannelFormValues, id?: number): Record<stri
   };
 }
 
+/** Credentials a channel works without: an HLR lookup may take no token. */
+const OPTIONAL_SECRETS: ReadonlySet<string> = new Set(["lookupToken"]);
+
 /** Which credentials a new channel of this kind must be given. */
 export function requiredSecrets(kind: ChannelKind, config: Record<string, unknown>): readonly string[] {
   if (kind === "http" && !authUsed(config)) return [];
-  return CHANNEL_SECRET_FIELDS[kind];
+  return CHANNEL_SECRET_FIELDS[kind].filter((name) => !OPTIONAL_SECRETS.has(name));
 }
 
 export { KIND_PRODUCT_CODE };

@@ -19,6 +19,8 @@ export interface PriceFormValues {
   countryScope: 1 | 2 | 3;
   countryCodes?: string[];
   unitPrice?: string;
+  /** Per number screened (task type 1); either price, or both, may be set at once. */
+  screeningPrice?: string;
 }
 
 export interface PriceFormModalProps {
@@ -40,7 +42,8 @@ export function priceChangeBody(productId: number, userId: number | undefined, v
     action: v.action,
     countryScope: v.countryScope,
     countryCodes: v.countryScope === CountryScope.ALL ? [] : (v.countryCodes ?? []),
-    ...(v.action === PriceAction.SET ? { unitPrice: (v.unitPrice ?? "").trim() } : {}),
+    ...(v.action === PriceAction.SET && v.unitPrice?.trim() ? { unitPrice: v.unitPrice.trim() } : {}),
+    ...(v.action === PriceAction.SET && v.screeningPrice?.trim() ? { screeningPrice: v.screeningPrice.trim() } : {}),
   };
 }
 
@@ -125,8 +128,15 @@ export function PriceFormModal({ open, product, user, currency, initial, onClose
             name="unitPrice"
             label={t("price.unitPrice", { currency })}
             extra={t("price.unitPriceHint")}
+            dependencies={["screeningPrice"]}
             rules={[
-              { required: true, whitespace: true, message: t("price.unitPriceRequired") },
+              {
+                // One of the two prices at least: a screening price alone changes countries that have a price.
+                validator: (_, v: string | undefined) =>
+                  v?.trim() || form.getFieldValue("screeningPrice")?.trim()
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t("price.unitPriceRequired"))),
+              },
               {
                 validator: (_, v: string | undefined) =>
                   !v?.trim() || isValidUnitPrice(v)
@@ -136,6 +146,23 @@ export function PriceFormModal({ open, product, user, currency, initial, onClose
             ]}
           >
             <Input inputMode="decimal" autoComplete="off" data-testid="price-form-unit-price" />
+          </Form.Item>
+        ) : null}
+        {action === PriceAction.SET ? (
+          <Form.Item
+            name="screeningPrice"
+            label={t("price.screeningPrice", { currency })}
+            extra={t("price.screeningPriceHint")}
+            rules={[
+              {
+                validator: (_, v: string | undefined) =>
+                  !v?.trim() || isValidUnitPrice(v)
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t("price.unitPriceInvalid"))),
+              },
+            ]}
+          >
+            <Input inputMode="decimal" autoComplete="off" data-testid="price-form-screening-price" />
           </Form.Item>
         ) : (
           <Alert type="info" showIcon title={user ? t("price.clearHint.user") : t("price.clearHint.default")} />

@@ -158,6 +158,12 @@ export function PricesPanel() {
                 v === null ? <Typography.Text type="secondary">{t("price.noPrice")}</Typography.Text> : formatMoney(v),
             },
             {
+              title: `${t("price.col.screeningPrice")} (${prices.data?.currency ?? ""})`,
+              dataIndex: "screeningPrice",
+              align: "right",
+              render: (v: string | null | undefined) => (v ? formatMoney(v) : "-"),
+            },
+            {
               title: t("price.col.source"),
               dataIndex: "source",
               render: (s: PriceItem["source"]) =>
@@ -178,6 +184,7 @@ export function PricesPanel() {
                           countryScope: CountryScope.INCLUDE,
                           countryCodes: [r.countryCode],
                           unitPrice: r.unitPrice ?? undefined,
+                          screeningPrice: r.screeningPrice ?? undefined,
                         })
                       }
                       data-testid={`price-set-${r.countryCode}`}
