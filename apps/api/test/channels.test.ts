@@ -233,6 +233,27 @@ describe("creating channels of every kind", () => {
     expect(ch.config).not.toHaveProperty("password");
   });
 
+  it("smpp: an HLR lookup for screening is optional, and its token is sealed like the password", async () => {
+    const ch = await create({
+      kind: "smpp",
+      throughput: 50,
+      countryScope: 1,
+      config: {
+        ...smppConfig(),
+        lookupUrl: "https://hlr.example.com/lookup",
+        lookupToken: "hlr-token-0123456789abcdef",
+      },
+    });
+    expect(ch.config).toMatchObject({ lookupUrl: "https://hlr.example.com/lookup" });
+    expect(ch.config).not.toHaveProperty("lookupToken");
+    expect(ch.secrets.lookupToken).toEqual({ set: true, last4: null });
+    const sealed = await t.prisma.channel.findUniqueOrThrow({ where: { id: ch.id } });
+    expect(decryptSecrets(secretKey(), w.tenantId, sealed.secrets)).toMatchObject({
+      password: expect.any(String),
+      lookupToken: "hlr-token-0123456789abcdef",
+    });
+  });
+
   it("whatsapp: carries WS, long tokens show their last 4 characters", async () => {
     const ch = await create({ kind: "whatsapp", config: waConfig() });
     expect(ch.productCode).toBe(2000);

@@ -23,6 +23,9 @@ export const CHANNEL_SECRET_FIELDS = {
   http: ["authSecret"],
 } as const satisfies Record<ChannelKind, readonly string[]>;
 
+/** Credentials a channel works without: an HLR lookup may take no token. Kept when given, never required. */
+export const OPTIONAL_CHANNEL_SECRETS: ReadonlySet<string> = new Set(["lookupToken"]);
+
 /** Credentials are taken byte for byte (not trimmed). */
 const secretText = (max: number) => z.string().min(1).max(max);
 const httpUrl = () => z.url({ protocol: /^https?$/ }).max(1000);

@@ -3,7 +3,12 @@
 // credentials over stored ones, and say what a response may show about them.
 
 import type { ChannelSecrets } from "@switchboard/channels";
-import { CHANNEL_SECRET_FIELDS, type ChannelConfigOf, type ChannelKind } from "@switchboard/contracts";
+import {
+  CHANNEL_SECRET_FIELDS,
+  type ChannelConfigOf,
+  type ChannelKind,
+  OPTIONAL_CHANNEL_SECRETS,
+} from "@switchboard/contracts";
 import { badRequest } from "../../lib/errors";
 
 type SecretField = (typeof CHANNEL_SECRET_FIELDS)[ChannelKind][number];
@@ -36,7 +41,7 @@ export function splitConfig<K extends ChannelKind>(kind: K, config: ChannelConfi
 /** The credentials a channel needs with these settings (an HTTP gateway without authentication needs none). */
 function neededSecrets(kind: ChannelKind, publicConfig: PublicConfig): readonly string[] {
   if (kind === "http" && publicConfig.authType === "none") return [];
-  return secretFields(kind);
+  return secretFields(kind).filter((name) => !OPTIONAL_CHANNEL_SECRETS.has(name));
 }
 
 /**
@@ -54,6 +59,11 @@ export function mergeSecrets(
     const value = given[name] ?? stored[name];
     if (value === undefined || value === "") throw badRequest("validation.required", { field: `config.${name}` });
     merged[name] = value;
+  }
+  for (const name of secretFields(kind)) {
+    if (!OPTIONAL_CHANNEL_SECRETS.has(name)) continue;
+    const value = given[name] ?? stored[name];
+    if (value !== undefined && value !== "") merged[name] = value;
   }
   return merged;
 }

@@ -7,6 +7,7 @@ import {
   type ChannelItem,
   KIND_PRODUCT_CODE,
   looksLikeServiceAccountKey,
+  OPTIONAL_CHANNEL_SECRETS,
 } from "@switchboard/contracts";
 import { type ChannelKind, CountryScope } from "@switchboard/contracts/codes";
 
@@ -155,13 +156,10 @@ export function channelBody(values: ChannelFormValues, id?: number): Record<stri
   };
 }
 
-/** Credentials a channel works without: an HLR lookup may take no token. */
-const OPTIONAL_SECRETS: ReadonlySet<string> = new Set(["lookupToken"]);
-
 /** Which credentials a new channel of this kind must be given. */
 export function requiredSecrets(kind: ChannelKind, config: Record<string, unknown>): readonly string[] {
   if (kind === "http" && !authUsed(config)) return [];
-  return CHANNEL_SECRET_FIELDS[kind].filter((name) => !OPTIONAL_SECRETS.has(name));
+  return CHANNEL_SECRET_FIELDS[kind].filter((name) => !OPTIONAL_CHANNEL_SECRETS.has(name));
 }
 
 export { KIND_PRODUCT_CODE };
