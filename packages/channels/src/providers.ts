@@ -4,8 +4,9 @@
 import type { SmppChannelConfig } from "@switchboard/contracts";
 import type { Dispatcher } from "undici";
 import type { ChannelAdapter, Logger } from "./adapter";
-import { type EgressPolicy, egressAgent } from "./egress";
+import type { EgressPolicy } from "./egress";
 import { createHlrLookup } from "./hlr/lookup";
+import { defaultDispatcher } from "./http/call";
 import { createRcsAdapter } from "./rcs/adapter";
 import type { ChannelSecrets } from "./secrets";
 import { createSmppAdapter } from "./smpp/adapter";
@@ -63,7 +64,7 @@ const FACTORIES: Record<string, Factory> = {
     if (config.lookupUrl) {
       const lookup = createHlrLookup(
         { lookupUrl: config.lookupUrl, lookupToken: secrets.lookupToken },
-        deps.dispatcher ?? egressAgent(deps.egress),
+        deps.dispatcher ?? defaultDispatcher(deps.egress, 4),
       );
       adapter.checkReachability = (numbers) => lookup.checkReachability(numbers);
     }

@@ -31,6 +31,12 @@ export const dispatchChunkJob = z.object({
   /** Recipient id range, inclusive. */
   fromId: bigId,
   toId: bigId,
+  /**
+   * Only these recipients of the range: an SMS fallback round sends exactly the recipients it moved. Rounds
+   * interleave ids, so their ranges overlap; their id sets never do (a recipient falls back once), so two rounds'
+   * chunks running at once can never send one recipient twice.
+   */
+  ids: z.array(bigId).max(10_000).optional(),
 });
 export const deliveryReportJob = z.object({
   channelId: z.number().int().positive(),

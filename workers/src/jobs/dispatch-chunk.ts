@@ -153,14 +153,20 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
   try {
     // The chunk's id range drives the read; the batch and channel are filtered after (see send-outcomes.ts: the
     // planner's statistics do not know a fresh batch and would read the whole batch through its index).
-    const recipients = await deps.prisma.$queryRaw<ChunkRecipient[]>`
-      WITH span AS MATERIALIZED (
-        SELECT id, phone, segments, "fallbackPrice", "batchId", "channelId", "sendResult" FROM recipients
-        WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
-      )
-      SELECT id, phone, segments, "fallbackPrice" FROM span
-      WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
-      ORDER BY id`;
+    const recipients = job.ids
+      ? await deps.prisma.$queryRaw<ChunkRecipient[]>`
+          SELECT id, phone, segments, "fallbackPrice" FROM recipients
+          WHERE id = ANY(${job.ids}::bigint[]) AND "batchId" = ${batchId} AND "channelId" = ${job.channelId}
+            AND "sendResult" = ${SendResult.NOT_SENT}
+          ORDER BY id`
+      : await deps.prisma.$queryRaw<ChunkRecipient[]>`
+          WITH span AS MATERIALIZED (
+            SELECT id, phone, segments, "fallbackPrice", "batchId", "channelId", "sendResult" FROM recipients
+            WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
+          )
+          SELECT id, phone, segments, "fallbackPrice" FROM span
+          WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
+          ORDER BY id`;
     const sender: Sender = {
       deps,
       batchId,

@@ -54,7 +54,7 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
     else byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), r.id.toString()]);
   }
 
-  const chunks: Array<{ batchId: string; channelId: number; fromId: string; toId: string }> = [];
+  const chunks: Array<{ batchId: string; channelId: number; fromId: string; toId: string; ids: string[] }> = [];
   await deps.prisma.$transaction(async (tx) => {
     let moved = 0;
     for (const [channelId, list] of byChannel) {
@@ -73,6 +73,7 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
         channelId,
         fromId: (sorted[0] as bigint).toString(),
         toId: (sorted[sorted.length - 1] as bigint).toString(),
+        ids: sorted.map((id) => id.toString()),
       });
     }
     if (unrouted.length > 0) {

@@ -46,8 +46,9 @@ function withRetries(policy: RetryPolicy, base: JobsOptions): JobsOptions {
   return { ...base, attempts: policy.attempts, backoff: { type: "exponential", delay: policy.backoffMs } };
 }
 
+// A fallback round's first id is its own (a recipient falls back once), so its range names it uniquely too.
 export const chunkJobId = (job: DispatchChunkJob) =>
-  `${QUEUE.dispatchChunk}-${job.batchId}-${job.channelId}-${job.fromId}-${job.toId}`;
+  `${QUEUE.dispatchChunk}-${job.batchId}-${job.channelId}-${job.fromId}-${job.toId}${job.ids ? `-n${job.ids.length}` : ""}`;
 
 /**
  * One event, one job id (and the callback's eventId): a batch finishes once, and a recipient's receipt is

@@ -12,11 +12,11 @@
 import type { Dispatcher } from "undici";
 import { type Reachability, type ReachabilityOutcome, sendFailure } from "../adapter";
 import { isEgressRefused } from "../egress";
+import { httpCall } from "../http/call";
 import { jsonOf } from "../http/request";
 
 export const HLR_MAX_NUMBERS = 1_000;
 const TIMEOUT_MS = 30_000;
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export interface HlrLookupConfig {
   lookupUrl: string;
@@ -34,30 +34,18 @@ export function createHlrLookup(config: HlrLookupConfig, dispatcher: Dispatcher)
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (config.lookupToken) headers.authorization = `Bearer ${config.lookupToken}`;
   const lookupSlice = async (slice: readonly string[]): Promise<ReachabilityOutcome> => {
-    let status: number;
-    let body: string;
-    let retryAfter: string | string[] | undefined;
-    try {
-      const res = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: "POST",
-        headers,
-        body: JSON.stringify({ numbers: slice }),
-        headersTimeout: TIMEOUT_MS,
-        bodyTimeout: TIMEOUT_MS,
-      });
-      status = res.statusCode;
-      retryAfter = res.headers["retry-after"];
-      body = await readBounded(res.body);
-    } catch (err) {
-      if (isEgressRefused(err))
+    const call = { origin: url.origin, path: `${url.pathname}${url.search}`, method: "POST" as const, headers };
+    const answer = await httpCall(dispatcher, { ...call, body: JSON.stringify({ numbers: slice }) }, TIMEOUT_MS);
+    if ("error" in answer) {
+      if (isEgressRefused(answer.error))
         return sendFailure("EGRESS_REFUSED", false, "address not allowed by the egress policy", { reason: "provider" });
-      const code = (err as { code?: unknown }).code;
+      const code = (answer.error as { code?: unknown }).code;
       return sendFailure("LOOKUP_UNAVAILABLE", true, `the HLR lookup failed (${String(code ?? "network")})`, {
         reason: "provider",
       });
     }
+    const { status, body } = answer;
+    const retryAfter = answer.headers["retry-after"];
     if (status === 401 || status === 403)
       return sendFailure(`HTTP_${status}`, false, "the HLR lookup refused the channel's token", {
         reason: "channel_auth",
@@ -92,18 +80,4 @@ export function createHlrLookup(config: HlrLookupConfig, dispatcher: Dispatcher)
       return { ok: true, results };
     },
   };
-}
-
-async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size >= MAX_ANSWER_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

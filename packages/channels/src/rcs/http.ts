@@ -8,42 +8,17 @@
 // "retryDelay": "1.5s"}, ...]}}. The RBM guides name the statuses a send meets: 404 NOT_FOUND (the user is not
 // RCS-enabled or not reachable on a network the agent is launched on), 400 INVALID_ARGUMENT (a malformed message
 // or a feature the device lacks), 429 RESOURCE_EXHAUSTED (quota), 401 UNAUTHENTICATED, 403 PERMISSION_DENIED.
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { type FailureReason, type SendFailure, sendFailure } from "../adapter";
-import { type EgressPolicy, egressAgent, isEgressRefused } from "../egress";
+import { isEgressRefused } from "../egress";
+import { type HttpAnswer, type HttpCall, httpCall } from "../http/call";
 import { jsonOf, shorten } from "../http/request";
 
-/** RBM answers are small; anything larger is cut rather than read into memory. */
-const MAX_ANSWER_BYTES = 256 * 1024;
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECTIONS = 64;
+export { DEFAULT_CONNECTIONS, defaultDispatcher } from "../http/call";
 
-export interface RbmAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** Empty when the caller did not need it (a 2xx send answer is dumped unread). */
-  body: string;
-}
-
-export interface RbmCall {
-  origin: string;
-  path: string;
-  method: "GET" | "POST" | "DELETE";
-  headers: Record<string, string>;
-  body?: string;
-  /** Skip reading a 2xx answer (a send needs nothing from it but its status). */
-  discardOk?: boolean;
-}
-
-/**
- * The dispatcher the adapter owns when none is injected: an Agent (the token endpoint and the API are different
- * origins), keep-alive, a bounded number of connections per origin.
- */
-export function defaultDispatcher(egress: EgressPolicy | undefined, connections = DEFAULT_CONNECTIONS): Dispatcher {
-  const options = { connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 };
-  return egress ? egressAgent(egress, options) : new Agent(options);
-}
+export type RbmAnswer = HttpAnswer;
+export type RbmCall = HttpCall;
 
 /** Which side of a call a network failure is described from (the words differ, the verdicts do not). */
 export type CallTarget = "the RBM API" | "the token endpoint";
@@ -54,40 +29,8 @@ export async function rbmCall(
   timeoutMs: number,
   target: CallTarget = "the RBM API",
 ): Promise<RbmAnswer | SendFailure> {
-  try {
-    const res = await dispatcher.request({
-      origin: call.origin,
-      path: call.path,
-      method: call.method,
-      headers: call.headers,
-      body: call.body ?? null,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    if (call.discardOk && res.statusCode >= 200 && res.statusCode < 300) {
-      await res.body.dump();
-      return { status: res.statusCode, headers: res.headers, body: "" };
-    }
-    const body = await readBounded(res.body);
-    return { status: res.statusCode, headers: res.headers, body };
-  } catch (err) {
-    return networkFailure(err, target);
-  }
-}
-
-async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    chunks.push(buffer);
-    size += buffer.length;
-    if (size >= MAX_ANSWER_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
+  const answer = await httpCall(dispatcher, call, timeoutMs);
+  return "error" in answer ? networkFailure(answer.error, target) : answer;
 }
 
 /**

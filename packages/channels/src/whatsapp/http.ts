@@ -1,37 +1,19 @@
 // One Graph API call over the adapter's keep-alive dispatcher: a deadline, a bounded answer, and network failures
 // turned into a retry verdict instead of thrown. Shared by sends, template listing and the contacts check.
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { type SendFailure, sendFailure } from "../adapter";
-import { type EgressPolicy, egressAgent, isEgressRefused } from "../egress";
+import { isEgressRefused } from "../egress";
+import { type HttpAnswer, type HttpCall, httpCall } from "../http/call";
 import { jsonOf, shorten } from "../http/request";
 import { classifyWhatsappError } from "./errors";
 
-/** Graph API answers are small; anything larger is cut rather than read into memory. */
-const MAX_ANSWER_BYTES = 256 * 1024;
-
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECTIONS = 64;
+export { DEFAULT_CONNECTIONS, defaultDispatcher } from "../http/call";
 
-export interface GraphAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type GraphAnswer = HttpAnswer;
 
 /** What a request was, for the far side: where to, and the parts that change per call. */
-export interface GraphCall {
-  origin: string;
-  path: string;
-  method: "GET" | "POST";
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** The dispatcher the adapter owns when none is injected: keep-alive, a bounded number of connections per origin. */
-export function defaultDispatcher(egress: EgressPolicy | undefined, connections = DEFAULT_CONNECTIONS): Dispatcher {
-  const options = { connections, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 };
-  return egress ? egressAgent(egress, options) : new Agent(options);
-}
+export type GraphCall = Omit<HttpCall, "discardOk">;
 
 /**
  * The request's answer, or the failure a caller should report when there is none. Network-level failures are all
@@ -43,36 +25,8 @@ export async function graphCall(
   call: GraphCall,
   timeoutMs: number,
 ): Promise<GraphAnswer | SendFailure> {
-  try {
-    const res = await dispatcher.request({
-      origin: call.origin,
-      path: call.path,
-      method: call.method,
-      headers: call.headers,
-      body: call.body ?? null,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const body = await readBounded(res.body);
-    return { status: res.statusCode, headers: res.headers, body };
-  } catch (err) {
-    return networkFailure(err);
-  }
-}
-
-async function readBounded(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    chunks.push(buffer);
-    size += buffer.length;
-    if (size >= MAX_ANSWER_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
+  const answer = await httpCall(dispatcher, call, timeoutMs);
+  return "error" in answer ? networkFailure(answer.error) : answer;
 }
 
 function networkFailure(err: unknown): SendFailure {
