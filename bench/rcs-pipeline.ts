@@ -13,7 +13,18 @@ import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node
 import path from "node:path";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
-import { arg, fmt, log, pollUntil, ROOT, receiptLag, startPlatform, WORK } from "./lib/platform";
+import {
+  arg,
+  cpuMeter,
+  fmt,
+  log,
+  pollUntil,
+  postgresPids,
+  ROOT,
+  receiptLag,
+  startPlatform,
+  WORK,
+} from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
 
 const N = arg("n", 100_000);
@@ -64,7 +75,8 @@ async function main() {
       where: { id: sms.id },
       data: { config: { ...(sms.config as object), port: SMSC_PORT, windowSize: 100 }, throughput: 1_000_000 },
     });
-    procs.push(child("packages/channels/src/simulators/smsc-cli.ts", ["--port", String(SMSC_PORT)]));
+    const smsc = child("packages/channels/src/simulators/smsc-cli.ts", ["--port", String(SMSC_PORT)]);
+    procs.push(smsc);
 
     // An RCS channel of the bench's own: its webhook URL names it, and the simulator's key is sealed into it.
     const rcs = await prisma.channel.create({
@@ -85,26 +97,25 @@ async function main() {
     });
     await prisma.product.update({ where: { id: rcsProduct.id }, data: { defaultChannelId: rcs.id } });
     const keyFile = path.join(WORK, `rbm-key-${platform.runId}.json`);
-    procs.push(
-      child("packages/channels/src/simulators/rbm-cli.ts", [
-        "--port",
-        String(RBM_PORT),
-        "--agent-id",
-        AGENT_ID,
-        "--client-token",
-        CLIENT_TOKEN,
-        "--webhook-url",
-        `${platform.base}/webhooks/rcs/${rcs.id}`,
-        "--key-file",
-        keyFile,
-        "--non-capable-share",
-        String(NON_CAPABLE),
-        "--delivery-delay-ms",
-        "20",
-        "--webhook-concurrency",
-        String(PUSH_CONCURRENCY),
-      ]),
-    );
+    const rbm = child("packages/channels/src/simulators/rbm-cli.ts", [
+      "--port",
+      String(RBM_PORT),
+      "--agent-id",
+      AGENT_ID,
+      "--client-token",
+      CLIENT_TOKEN,
+      "--webhook-url",
+      `${platform.base}/webhooks/rcs/${rcs.id}`,
+      "--key-file",
+      keyFile,
+      "--non-capable-share",
+      String(NON_CAPABLE),
+      "--delivery-delay-ms",
+      "20",
+      "--webhook-concurrency",
+      String(PUSH_CONCURRENCY),
+    ]);
+    procs.push(rbm);
     await pollUntil("the RBM simulator's key", async () => (existsSync(keyFile) ? true : undefined), 20_000, 100);
     await prisma.channel.update({
       where: { id: rcs.id },
@@ -141,49 +152,62 @@ async function main() {
         fallbackText: "Benchmark SMS fallback",
       },
     });
-    const { result: run, profile } = await profiled(PROFILE, async () => {
-      const t20 = await pollUntil(
-        "status 20",
-        async () => {
-          const b = await prisma.messageBatch.findUniqueOrThrow({
-            where: { id: batchId },
-            select: { status: true, reason: true },
-          });
-          if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
-          return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
-        },
-        10 * 60_000,
-        5,
-      );
-      const curve: Array<{ t: number; sent: number; received: number }> = [];
-      const sampler = setInterval(() => {
-        void prisma.messageBatch
-          .findUniqueOrThrow({
-            where: { id: batchId },
-            select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
-          })
-          .then((b) =>
-            curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
-          );
-      }, 50);
-      let lastNote = Date.now();
-      await pollUntil(
-        "status 22 with every delivery recorded",
-        async () => {
-          const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
-          if (Date.now() - lastNote > 5000) {
-            lastNote = Date.now();
-            log(`rcs: status ${b.status}, sent ${fmt(b.sentCount)}, delivered ${fmt(b.deliveredCount)}`);
-          }
-          if (b.status !== BatchStatus.SEND_FINISHED) return undefined;
-          return b.deliveredCount + b.undeliveredCount >= b.successCount ? true : undefined;
-        },
-        30 * 60_000,
-        50,
-      );
-      clearInterval(sampler);
-      return { seconds: (performance.now() - t20) / 1000, curve };
+    const split = platform.workersPid !== process.pid;
+    const meter = cpuMeter({
+      [split ? "API" : "API + workers"]: () => [process.pid],
+      ...(split ? { workers: () => [platform.workersPid] } : {}),
+      "RBM simulator": () => [rbm.pid as number],
+      "SMSC simulator": () => [smsc.pid as number],
+      PostgreSQL: postgresPids,
     });
+    const { result: run, profile } = await profiled(
+      PROFILE,
+      async () => {
+        const t20 = await pollUntil(
+          "status 20",
+          async () => {
+            const b = await prisma.messageBatch.findUniqueOrThrow({
+              where: { id: batchId },
+              select: { status: true, reason: true },
+            });
+            if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
+            return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
+          },
+          10 * 60_000,
+          5,
+        );
+        meter.start();
+        const curve: Array<{ t: number; sent: number; received: number }> = [];
+        const sampler = setInterval(() => {
+          void prisma.messageBatch
+            .findUniqueOrThrow({
+              where: { id: batchId },
+              select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
+            })
+            .then((b) =>
+              curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
+            );
+        }, 50);
+        let lastNote = Date.now();
+        await pollUntil(
+          "status 22 with every delivery recorded",
+          async () => {
+            const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
+            if (Date.now() - lastNote > 5000) {
+              lastNote = Date.now();
+              log(`rcs: status ${b.status}, sent ${fmt(b.sentCount)}, delivered ${fmt(b.deliveredCount)}`);
+            }
+            if (b.status !== BatchStatus.SEND_FINISHED) return undefined;
+            return b.deliveredCount + b.undeliveredCount >= b.successCount ? true : undefined;
+          },
+          30 * 60_000,
+          50,
+        );
+        clearInterval(sampler);
+        return { seconds: (performance.now() - t20) / 1000, curve, cpu: meter.stop() };
+      },
+      path.join(WORK, `rcs-pipeline-${platform.runId}.cpuprofile`),
+    );
     const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
     const failures = await prisma.recipient.groupBy({
       by: ["errorCode"],
@@ -201,6 +225,7 @@ async function main() {
       fellBackToSms: batch.fallbackCount,
       delivered: batch.deliveredCount,
       eventLagMs: lag,
+      cpuSeconds: run.cpu,
       profile,
     };
     log(
@@ -210,6 +235,11 @@ async function main() {
     );
     log(
       `rcs: event lag (k-th delivery recorded - k-th message sent): p50 ${lag.p50} ms, p95 ${lag.p95} ms, max ${lag.max} ms`,
+    );
+    log(
+      `rcs: CPU per message (us): ${Object.entries(run.cpu)
+        .map(([name, s]) => `${name} ${fmt((s * 1e6) / batch.successCount)}`)
+        .join(", ")}; all ${fmt((Object.values(run.cpu).reduce((a, b) => a + b, 0) * 1e6) / batch.successCount)}`,
     );
     printProfile("the RCS batch", profile);
     const out = path.join(WORK, `rcs-pipeline-${platform.runId}.json`);

@@ -1,15 +1,18 @@
 // The platform as the benchmarks run it: a database of its own (migrated, seeded, dropped at the end), a Redis
-// prefix of its own, the real API and the real workers in this one process (so a --profile covers both), and the
-// seed's customer signed in with a balance and no review. Shared by bench/batch-pipeline.ts and
+// prefix of its own, the real API and the real workers in this one process (so a --profile covers both) or, with
+// `--split`, the workers in a process of their own as deployed (npm start, compose), and the seed's customer signed
+// in with a balance and no review. Shared by bench/batch-pipeline.ts and
 // bench/rcs-pipeline.ts; each adds its simulators and measurements.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, openAsBlob, rmSync } from "node:fs";
+import { once } from "node:events";
+import { mkdirSync, openAsBlob, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Config, loadConfig } from "@switchboard/api/config";
 import { createPrisma, migrate, type PrismaClient, seed } from "@switchboard/db";
-import { closeWorkerDeps, createWorkerDeps, startWorkers, type WorkerDeps } from "@switchboard/workers";
+import { closeWorkerDeps, createWorkerDeps, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pg from "pg";
 import pino from "pino";
@@ -56,6 +59,60 @@ export function receiptLag(curve: Array<{ t: number; sent: number; received: num
   return { p50: at(0.5), p95: at(0.95), max: Math.round(lags[lags.length - 1] ?? Number.NaN) };
 }
 
+/** CPU seconds (user + system) a process has used so far; 0 when it is gone. Linux /proc only. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th (clock ticks, 100/s).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL server's processes (every backend of every database: run the bench on a quiet server). */
+export function postgresPids(): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * CPU used by each named process between start() and stop(): where a pipeline's CPU goes per message, which on a
+ * machine whose cores are shared by the platform, its simulators and PostgreSQL says more than the rate alone.
+ */
+export function cpuMeter(procs: Record<string, () => number[]>) {
+  const read = () =>
+    Object.fromEntries(
+      Object.entries(procs).map(([name, pids]) => [name, new Map(pids().map((pid) => [pid, cpuSecondsOf(pid)]))]),
+    );
+  let before = read();
+  return {
+    start() {
+      before = read();
+    },
+    /** CPU seconds per process name since start(). */
+    stop(): Record<string, number> {
+      const after = read();
+      return Object.fromEntries(
+        Object.entries(after).map(([name, pids]) => {
+          let sum = 0;
+          for (const [pid, s] of pids) sum += s - (before[name]?.get(pid) ?? 0);
+          return [name, Math.round(sum * 100) / 100];
+        }),
+      );
+    },
+  };
+}
+
 export interface BenchPlatform {
   runId: string;
   databaseUrl: string;
@@ -63,10 +120,11 @@ export interface BenchPlatform {
   prisma: PrismaClient;
   /** The API's base URL. */
   base: string;
+  /** The workers' process id (this process without --split). */
+  workersPid: number;
   /** The seed customer's session token. */
   token: string;
   customer: { id: number; tenantId: number };
-  workerDeps: WorkerDeps;
   /** The date and machine of the run, for the results file. */
   machine: { date: string; machine: string };
   /** POST /batch/submit/file as the customer; the batch id. */
@@ -111,7 +169,7 @@ export async function startPlatform(): Promise<BenchPlatform> {
     await prisma.user.update({ where: { id: customer.id }, data: { balance: 10n ** 15n } });
     await prisma.tenantSetting.update({ where: { tenantId: customer.tenantId as number }, data: { reviewMode: 0 } });
 
-    const config = loadConfig({
+    const env = {
       JWT_SECRET: randomBytes(32).toString("hex"),
       CHANNEL_SECRET_KEY: channelKey,
       NODE_ENV: "test",
@@ -123,7 +181,8 @@ export async function startPlatform(): Promise<BenchPlatform> {
       PORT: "0",
       UPLOAD_DIR: uploadDir,
       EGRESS_ALLOW: "127.0.0.1", // the simulators and the callback receiver are on loopback
-    });
+    };
+    const config = loadConfig(env);
     cleanups.unshift(async () => {
       const r = new Redis(redisUrl);
       let cursor = "0";
@@ -137,14 +196,35 @@ export async function startPlatform(): Promise<BenchPlatform> {
     const redis = new Redis(redisUrl);
     const api = await buildApp({ config, prisma, redis });
     await api.listen({ host: "127.0.0.1", port: 0 });
-    const workerDeps = createWorkerDeps({ config, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "silent" }) });
-    const running = await startWorkers(workerDeps);
+    let stopWorkers: () => Promise<void>;
+    let workersPid = process.pid;
+    if (process.argv.includes("--split")) {
+      // With --profile the workers write a .cpuprofile into .bench-work when they stop.
+      const prof = process.argv.includes("--profile") ? ["--cpu-prof", "--cpu-prof-dir", WORK] : [];
+      const proc = spawn(process.execPath, [...prof, "--import", "tsx", path.join(ROOT, "workers/src/main.ts")], {
+        env: { ...process.env, ...env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn" },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      workersPid = proc.pid as number;
+      stopWorkers = async () => {
+        if (proc.exitCode !== null) return;
+        proc.kill("SIGTERM");
+        await once(proc, "exit");
+      };
+      log("workers: a process of their own (--split)");
+    } else {
+      const deps = createWorkerDeps({ config, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "silent" }) });
+      const running = await startWorkers(deps);
+      stopWorkers = async () => {
+        await running.close();
+        await closeWorkerDeps(deps);
+      };
+    }
     let serversUp = true;
     const stopServers = async () => {
       if (!serversUp) return;
       serversUp = false;
-      await running.close();
-      await closeWorkerDeps(workerDeps);
+      await stopWorkers();
       await api.close();
       await redis.quit();
     };
@@ -165,7 +245,7 @@ export async function startPlatform(): Promise<BenchPlatform> {
       base,
       token,
       customer: { id: customer.id, tenantId: customer.tenantId as number },
-      workerDeps,
+      workersPid,
       machine: {
         date: new Date().toISOString(),
         machine: `${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${fmt(totalmem() / 1024 ** 3)} GiB, node ${process.version}`,
