@@ -137,7 +137,7 @@ export interface BenchPlatform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(): Promise<BenchPlatform> {
+export async function startPlatform(opts: { env?: Record<string, string> } = {}): Promise<BenchPlatform> {
   mkdirSync(WORK, { recursive: true });
   const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -181,6 +181,7 @@ export async function startPlatform(): Promise<BenchPlatform> {
       PORT: "0",
       UPLOAD_DIR: uploadDir,
       EGRESS_ALLOW: "127.0.0.1", // the simulators and the callback receiver are on loopback
+      ...opts.env,
     };
     const config = loadConfig(env);
     cleanups.unshift(async () => {

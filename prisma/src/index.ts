@@ -25,6 +25,8 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
 /** A transaction client or the client itself: data-access functions take either. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 
+export { batchJobKeys } from "./batch-job-keys";
+export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
 export {

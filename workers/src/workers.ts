@@ -13,6 +13,7 @@ import {
   QUEUE,
   type QueueName,
 } from "@switchboard/contracts";
+import { batchJobKeys } from "@switchboard/db";
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { z } from "zod";
 import { deliverCallback } from "./jobs/callback";
@@ -51,7 +52,39 @@ function attemptOf(job: Job) {
   return { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 };
 }
 
+/**
+ * Whether a job was left in Redis by an earlier life of the database (recreated, or restored from a backup): its
+ * id holds the job key of a batch that no longer exists as it was (batchJobKey: id and creation time), so it would
+ * act on another batch that reuses the id. Only ids of our own scheme (`<queue>-...`) are checked.
+ */
+async function fromAnotherDatabase(deps: WorkerDeps, name: QueueName, job: Job): Promise<boolean> {
+  const batchId = (job.data as { batchId?: unknown }).batchId;
+  if (typeof batchId !== "string" || !job.id?.startsWith(`${name}-`)) return false;
+  const key = (await batchJobKeys(deps.prisma, [batchId])).get(batchId);
+  if (key !== undefined && (job.id.endsWith(`-${key}`) || job.id.includes(`-${key}-`))) return false;
+  deps.logger.warn({ queue: name, jobId: job.id }, "a job of a batch this database does not have: dropped");
+  return true;
+}
+
+/** Queues whose jobs name a batch by its job key. */
+const KEYED: readonly QueueName[] = [
+  QUEUE.ingestBatch,
+  QUEUE.dispatchBatch,
+  QUEUE.dispatchChunk,
+  QUEUE.finishBatch,
+  QUEUE.callback,
+];
+
 function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
+  const all = handlers(deps);
+  for (const name of KEYED) {
+    const handle = all[name];
+    if (handle) all[name] = async (job) => ((await fromAnotherDatabase(deps, name, job)) ? undefined : handle(job));
+  }
+  return all;
+}
+
+function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
   const parse = <S extends z.ZodType>(schema: S, job: Job): z.infer<S> => schema.parse(job.data);
   return {
     [QUEUE.dispatchBatch]: async (job) => dispatchBatch(deps, parse(dispatchBatchJob, job)),
@@ -73,7 +106,10 @@ function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
     },
     [QUEUE.callback]: async (job) => {
       const data = parse(callbackJob, job);
-      await deliverCallback(deps, data, { eventId: job.id ?? callbackJobId(data), attempt: job.attemptsMade + 1 });
+      await deliverCallback(deps, data, {
+        eventId: job.id ?? callbackJobId(data, data.batchId ?? `u${data.userId}`),
+        attempt: job.attemptsMade + 1,
+      });
     },
     [QUEUE.schedule]: async () => scheduleTick(deps),
     [QUEUE.ingestBatch]: async (job) => {

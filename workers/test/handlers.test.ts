@@ -8,7 +8,7 @@ import {
   ReceiveResult,
   SendResult,
 } from "@switchboard/contracts";
-import type { PrismaClient } from "@switchboard/db";
+import { batchJobKeys, type PrismaClient } from "@switchboard/db";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
@@ -91,7 +91,7 @@ describe("dispatch-batch", () => {
       (await deps.queues.queue(QUEUE.dispatchChunk).getJobs(["waiting"])).find(
         (j) => j.data.batchId === batchId && j.data.channelId === b,
       )?.id,
-    ).toBe(chunkJobId(chunks[3]!));
+    ).toBe(chunkJobId(chunks[3]!, (await batchJobKeys(prisma, [batchId])).get(batchId)!));
     const unroutable = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId), channelId: null } });
     expect(unroutable.every((r) => r.sendResult === SendResult.FAILURE && r.errorCode === "NO_CHANNEL")).toBe(true);
 

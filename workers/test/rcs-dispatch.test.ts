@@ -186,9 +186,10 @@ describe("RCS batch with SMS fallback", () => {
         channelId: smsChannelId,
       },
     });
-    // The channel may send 5,000/s; RBM allows 1,500/s (429 beyond), fails 2 % of creates with 5xx.
+    // The channel may send 5,000/s; RBM allows 100/s at first (a 429 storm, whatever speed this machine sends
+    // at), then 1,500/s (429 beyond), and fails 2 % of creates with 5xx.
     await prisma.channel.update({ where: { id: rcsChannelId }, data: { throughput: 5_000 } });
-    rbm.setOptions({ nonCapableShare: 0.3, rps: 1_500, serverErrorShare: 0.02, readShare: 0.2 });
+    rbm.setOptions({ nonCapableShare: 0.3, rps: 100, serverErrorShare: 0.02, readShare: 0.2 });
     const before = rbm.stats();
     const smsBefore = smsSubmits.length;
     try {
@@ -201,6 +202,10 @@ describe("RCS batch with SMS fallback", () => {
         prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
       });
       await h.deps.queues.dispatchBatches([batchId]);
+      await waitFor("RBM to refuse sends with 429", async () =>
+        rbm.stats().throttled > before.throttled ? true : undefined,
+      );
+      rbm.setOptions({ rps: 1_500 });
       // Mid-batch, every token RBM issued stops working: the adapter must take a new one and go on.
       await waitFor("a first share sent", async () => {
         const n = await prisma.recipient.count({ where: { batchId: BigInt(batchId), sendResult: SendResult.SUCCESS } });

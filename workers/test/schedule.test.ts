@@ -1,10 +1,11 @@
 // The scheduler's repeatable tick. It looks at every batch of the database, so it runs on a database of its own
 // (migrated and demo-seeded here): on the run's shared one it would start other tests' batches.
 import { startSmscSimulator } from "@switchboard/channels/simulators";
-import { BalanceLogType, BatchStatus, SendResult } from "@switchboard/contracts";
+import { BalanceLogType, BatchStatus, batchJobId, batchJobKey, QUEUE, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
+import { chunkJobId } from "../src/lib/job-queues";
 import {
   createCustomer,
   createPendingBatch,
@@ -12,6 +13,7 @@ import {
   type Harness,
   phoneNumbers,
   startHarness,
+  waitFor,
   waitSettled,
 } from "./helpers";
 
@@ -98,5 +100,54 @@ describe("schedule tick", () => {
         where: { batchId: { in: [BigInt(stuck.batchId), BigInt(stopped.batchId)] }, type: BalanceLogType.REFUND },
       }),
     ).toBe(2);
+  });
+
+  it("sends a new batch whose id an earlier life of the database used while Redis kept that life's jobs", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    // Under review (10): the tick leaves it alone while the old life's jobs are put in place.
+    const reused = await createPendingBatch(prisma, customer, channelId, phoneNumbers(20), {
+      status: BatchStatus.UNDER_REVIEW,
+    });
+    const rows = await prisma.recipient.findMany({
+      where: { batchId: BigInt(reused.batchId) },
+      orderBy: { id: "asc" },
+    });
+    // What a batch with the same id left in Redis before the database was recreated: a dispatch job due in an
+    // hour, a finish job, and a chunk job over the same ids, all named by that batch's key.
+    const oldKey = batchJobKey(reused.batchId, new Date("2026-01-01T00:00:00Z"));
+    const { queues } = harness.deps;
+    const staleDispatch = await queues
+      .queue(QUEUE.dispatchBatch)
+      .add(
+        QUEUE.dispatchBatch,
+        { batchId: reused.batchId },
+        { jobId: batchJobId(QUEUE.dispatchBatch, oldKey), delay: 3_600_000 },
+      );
+    const chunk = {
+      batchId: reused.batchId,
+      channelId,
+      fromId: rows[0]!.id.toString(),
+      toId: rows.at(-1)!.id.toString(),
+    };
+    await queues.queue(QUEUE.dispatchChunk).add(QUEUE.dispatchChunk, chunk, { jobId: chunkJobId(chunk, oldKey) });
+    const submitsBefore = sim.stats().submitReceived;
+
+    await prisma.messageBatch.update({
+      where: { id: BigInt(reused.batchId) },
+      data: { status: BatchStatus.PENDING_SEND },
+    });
+    const done = await waitSettled(prisma, reused.batchId);
+    expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 20, failedCount: 0 });
+    // The old life's dispatch job is still waiting for its hour; run it now: it is dropped, nothing sent again.
+    expect(await staleDispatch.getState()).toBe("delayed");
+    await staleDispatch.promote();
+    await waitFor("the old dispatch job to be dropped", async () =>
+      (await queues.queue(QUEUE.dispatchBatch).getJob(staleDispatch.id as string)) ? undefined : true,
+    );
+    expect(sim.stats().submitReceived - submitsBefore).toBe(20);
+    expect((await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(reused.batchId) } })).successCount).toBe(
+      20,
+    );
   });
 });

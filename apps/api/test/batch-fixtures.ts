@@ -5,11 +5,14 @@ import {
   AuthStatus,
   BalanceLogType,
   type BatchStatus,
+  batchJobId,
   ProductCode,
   parseMoney,
+  type QueueName,
   ReviewMode,
   UserType,
 } from "@switchboard/contracts";
+import { batchJobKeys } from "@switchboard/db";
 import { Queue } from "bullmq";
 import { expect } from "vitest";
 import { bullPrefix } from "../src/modules/batches/batch-jobs";
@@ -168,8 +171,10 @@ export class BatchFixtures {
     return q;
   }
 
+  /** The batch's job in that queue (its id names the batch's job key: id and creation time). */
   async job(queue: string, batchId: string) {
-    return this.queue(queue).getJob(`${queue}-${batchId}`);
+    const key = (await batchJobKeys(this.t.prisma, [batchId])).get(batchId);
+    return key === undefined ? undefined : this.queue(queue).getJob(batchJobId(queue as QueueName, key));
   }
 
   async close() {

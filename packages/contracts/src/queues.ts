@@ -68,6 +68,12 @@ export const callbackJob = z.object({
  */
 export const channelEventsWakeup = (redisPrefix: string) => `${redisPrefix}channel-events`;
 
+/**
+ * Redis channel the workers publish a batch id on after writing send outcomes of that batch: the API's mode 1
+ * answer (one number, waiting for the provider's outcome) wakes on it instead of polling the database.
+ */
+export const sendOutcomesWritten = (redisPrefix: string) => `${redisPrefix}send-outcomes`;
+
 export type IngestBatchJob = z.infer<typeof ingestBatchJob>;
 export type DispatchBatchJob = z.infer<typeof dispatchBatchJob>;
 export type DispatchChunkJob = z.infer<typeof dispatchChunkJob>;
@@ -83,13 +89,22 @@ export const bullPrefix = (redisPrefix: string) => redisPrefix.replace(/:+$/, ""
 
 // What the API does at its end of the contract:
 //   - a batch reaching 20 (created without review, review passed): add dispatch-batch {batchId} with jobId
-//     batchJobId(QUEUE.dispatchBatch, id); not due yet or enqueue lost: the workers' scheduler starts it anyway;
+//     batchJobId(QUEUE.dispatchBatch, batchJobKey(id, createdAt)); not due yet or enqueue lost: the workers' scheduler starts it anyway;
 //   - terminate: the conditional update 21 -> 23 (with the reason), then add finish-batch {batchId} with jobId
-//     batchJobId(QUEUE.finishBatch, id). Leave finishedAt to finish-batch: it waits for chunks still sending,
+//     batchJobId(QUEUE.finishBatch, key). Leave finishedAt to finish-batch: it waits for chunks still sending,
 //     marks the unsent recipients 3, refunds them, sets finishedAt, and sends the batch_finished callback.
+
+/**
+ * What names a batch's jobs: its id and its creation time (base 36 ms). Ids alone repeat across the life of a
+ * database (recreated, or restored from a backup, while Redis keeps its queues): a new batch would meet an old
+ * batch's delayed job under its own id and BullMQ would ignore its enqueue. Look keys up with batchJobKeys
+ * (@switchboard/db).
+ */
+export const batchJobKey = (batchId: bigint | string, createdAt: Date) =>
+  `${batchId}.${createdAt.getTime().toString(36)}`;
 
 /**
  * One job id per batch for batch-level jobs: enqueueing twice is a no-op while the job exists (BullMQ dedupes by
  * id). BullMQ refuses custom ids containing ":", hence the dash.
  */
-export const batchJobId = (queue: QueueName, batchId: string) => `${queue}-${batchId}`;
+export const batchJobId = (queue: QueueName, batchKey: string) => `${queue}-${batchKey}`;

@@ -26,12 +26,13 @@ import {
   batchContent,
   ProductCode,
   SendResult,
+  sendOutcomesWritten,
   TaskType,
 } from "@switchboard/contracts";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
-import { chunkJobId } from "../lib/job-queues";
+import { chunkName } from "../lib/job-queues";
 import { type JobResult, runAgain } from "../lib/job-result";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
@@ -117,7 +118,7 @@ export class ChunkIncomplete extends Error {
 }
 
 export async function dispatchChunk(deps: Deps, job: DispatchChunkJob, attempt: Attempt): Promise<JobResult> {
-  const lease = await deps.leases.acquire(job.batchId, chunkJobId(job));
+  const lease = await deps.leases.acquire(job.batchId, chunkName(job));
   // Another process is sending this very chunk (BullMQ handed a job it thought stalled to us): wait for it.
   if (!lease) return runAgain(deps.tuning.leaseTtlMs);
   try {
@@ -278,7 +279,9 @@ async function acquireChannel(deps: Deps, job: DispatchChunkJob, attempt: Attemp
 
 /** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
 async function writeOutcomes(deps: Deps, batchId: bigint, rows: SendOutcomeRow[]): Promise<void> {
-  const { withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+  const { sent, withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+  // A mode 1 request may be waiting for this batch's outcome (one message per write statement, at most).
+  if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batchId.toString()).catch(() => undefined);
   if (withReceipt.length === 0) return;
   // Not thrown: the outcomes are written, and a retry of this write would change nothing (nor call back).
   await enqueueReportCallbacks(

@@ -105,7 +105,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   // null: commands wait for a reconnect instead of failing after a few retries (BullMQ requires it).
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   redis.on("error", (err) => logger.warn({ err }, "redis connection error"));
-  const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), tuning.retries);
+  const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), prisma, tuning.retries);
   const unwrittenOutcomes = new UnwrittenOutcomes();
   const receipts = new ReceiptRouter(
     (channelId, report) => unwrittenOutcomes.attach(channelId, report),

@@ -1,6 +1,8 @@
 // The producer side of the queue contract (queues.ts): one BullMQ Queue per queue name, with each queue's retry
 // policy as its default job options, and typed enqueue functions that validate payloads (ids only) before they
-// reach Redis. Job ids make re-enqueueing idempotent where the work is per batch or per chunk.
+// reach Redis. Job ids make re-enqueueing idempotent where the work is per batch or per chunk; they hold the
+// batch's job key (id and creation time, batchJobKey), looked up here, so a job that an earlier life of the
+// database left in Redis never blocks a new batch reusing its id.
 
 import {
   batchJobId,
@@ -15,6 +17,7 @@ import {
   QUEUE,
   type QueueName,
 } from "@switchboard/contracts";
+import { batchJobKeys, type Db } from "@switchboard/db";
 import { type ConnectionOptions, type JobsOptions, Queue } from "bullmq";
 
 /** Retry policy per queue: how often a failing job runs, and the first backoff delay (doubling after). */
@@ -46,16 +49,27 @@ function withRetries(policy: RetryPolicy, base: JobsOptions): JobsOptions {
   return { ...base, attempts: policy.attempts, backoff: { type: "exponential", delay: policy.backoffMs } };
 }
 
-// A fallback round's first id is its own (a recipient falls back once), so its range names it uniquely too.
-export const chunkJobId = (job: DispatchChunkJob) =>
-  `${QUEUE.dispatchChunk}-${job.batchId}-${job.channelId}-${job.fromId}-${job.toId}${job.ids ? `-n${job.ids.length}` : ""}`;
+/**
+ * A chunk within its batch: channel and id range. A fallback round's first id is its own (a recipient falls back
+ * once), so its range names it uniquely too.
+ */
+export const chunkName = (job: DispatchChunkJob) =>
+  `${job.channelId}-${job.fromId}-${job.toId}${job.ids ? `-n${job.ids.length}` : ""}`;
+
+export const chunkJobId = (job: DispatchChunkJob, batchKey: string) =>
+  `${QUEUE.dispatchChunk}-${batchKey}-${chunkName(job)}`;
 
 /**
- * One event, one job id (and the callback's eventId): a batch finishes once, and a recipient's receipt is
- * reported once, so the first recipient names a delivery_report event.
+ * One event, one job id (and the callback's eventId): a batch finishes once, a recipient's receipt is reported
+ * once (the first recipient names a delivery_report event), an inbound message is stored once.
  */
-export function callbackJobId(job: CallbackJob): string {
-  const subject = job.event === "batch_finished" ? job.batchId : `${job.batchId}-${job.recipientIds?.[0]}`;
+export function callbackJobId(job: CallbackJob, batchKey: string): string {
+  const subject =
+    job.event === "batch_finished"
+      ? batchKey
+      : job.event === "inbound"
+        ? `${batchKey}-in${job.inboundId}`
+        : `${batchKey}-${job.recipientIds?.[0]}`;
   return `${QUEUE.callback}-${job.event}-${subject}`;
 }
 
@@ -66,6 +80,8 @@ export class JobQueues {
     connection: ConnectionOptions,
     /** BullMQ key prefix (REDIS_PREFIX without its trailing colon). */
     prefix: string,
+    /** Where batches' job keys are read. */
+    private readonly db: Db,
     readonly retries: QueueRetryPolicies = DEFAULT_RETRY_POLICIES,
   ) {
     const make = (name: QueueName, defaultJobOptions: JobsOptions) =>
@@ -90,12 +106,17 @@ export class JobQueues {
 
   async dispatchChunks(jobs: readonly DispatchChunkJob[]): Promise<void> {
     if (jobs.length === 0) return;
+    const keys = await batchJobKeys(
+      this.db,
+      jobs.map((j) => j.batchId),
+    );
     await this.queue(QUEUE.dispatchChunk).addBulk(
-      jobs.map((job) => ({
-        name: QUEUE.dispatchChunk,
-        data: dispatchChunkJob.parse(job),
-        opts: { jobId: chunkJobId(job) },
-      })),
+      jobs.flatMap((job) => {
+        const key = keys.get(job.batchId);
+        return key === undefined
+          ? [] // the batch is gone: nothing to send
+          : [{ name: QUEUE.dispatchChunk, data: dispatchChunkJob.parse(job), opts: { jobId: chunkJobId(job, key) } }];
+      }),
     );
   }
 
@@ -115,23 +136,28 @@ export class JobQueues {
   private async addBatchJobs(name: QueueName, batchIds: readonly string[], data: (batchId: string) => object) {
     if (batchIds.length === 0) return;
     const queue = this.queue(name);
-    for (const batchId of batchIds) {
-      const kept = await queue.getJob(batchJobId(name, batchId));
+    const keys = await batchJobKeys(this.db, batchIds);
+    const jobs = [...keys].map(([batchId, key]) => ({ batchId, jobId: batchJobId(name, key) }));
+    for (const { jobId } of jobs) {
+      const kept = await queue.getJob(jobId);
       const state = kept ? await kept.getState() : undefined;
       if (kept && (state === "completed" || state === "failed")) await kept.remove();
     }
-    await queue.addBulk(
-      batchIds.map((batchId) => ({ name, data: data(batchId), opts: { jobId: batchJobId(name, batchId) } })),
-    );
+    await queue.addBulk(jobs.map(({ batchId, jobId }) => ({ name, data: data(batchId), opts: { jobId } })));
   }
 
   async callbacks(jobs: readonly CallbackJob[]): Promise<void> {
     if (jobs.length === 0) return;
+    const keys = await batchJobKeys(
+      this.db,
+      jobs.flatMap((j) => (j.batchId === undefined ? [] : [j.batchId])),
+    );
     await this.queue(QUEUE.callback).addBulk(
       jobs.map((job) => ({
         name: job.event,
         data: callbackJob.parse(job),
-        opts: { jobId: callbackJobId(job) },
+        // Every callback we send names a batch; one without (none today) is named by the user alone.
+        opts: { jobId: callbackJobId(job, (job.batchId && keys.get(job.batchId)) || `u${job.userId}`) },
       })),
     );
   }

@@ -1,5 +1,6 @@
-// Sessions: a JWT per sign-in, checked on every request against Redis (logged-out tokens) and the
-// user row (deleted, frozen, or password changed since the token was issued -> 401).
+// Sessions: a JWT per sign-in, checked on every request against the signed-out tokens and the user row (deleted,
+// frozen, or password changed since the token was issued -> 401), both held in memory by session-cache.ts and
+// kept true by Redis messages and PostgreSQL notifications, so a check costs no round trip.
 // Tenancy: a signed-in user's tenant comes from its token; a super admin may act inside one tenant by
 // sending the tenant-id header. Before sign-in the tenant comes from the tenant-id header or the website
 // config of the request's host (DOMAIN.md).
@@ -9,6 +10,7 @@ import { AccountStatus, UserType } from "@switchboard/contracts";
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
+import { SessionCache, type SessionUser } from "./session-cache";
 
 export interface TokenClaims {
   sub: string;
@@ -56,6 +58,8 @@ declare module "fastify" {
       expiresAt: Date;
     };
     revokeToken: (principal: Pick<Principal, "jti" | "exp">) => Promise<void>;
+    /** The session check's memory; forget(userId) after changing a user's status, password or role. */
+    sessions: SessionCache;
   }
 }
 
@@ -79,11 +83,31 @@ export function tenantHeader(req: FastifyRequest): number | undefined {
   return Number(raw);
 }
 
-const revokedKey = (prefix: string, jti: string) => `${prefix}revoked:${jti}`;
+const SESSION_USER = {
+  id: true,
+  type: true,
+  tenantId: true,
+  agentId: true,
+  status: true,
+  tokenVersion: true,
+  deletedAt: true,
+  username: true,
+} as const;
 
 export default fp(
   async (app: FastifyInstance) => {
     const { config, prisma, redis } = app.deps;
+    const sessions = new SessionCache({
+      databaseUrl: config.DATABASE_URL,
+      redis,
+      redisPrefix: config.REDIS_PREFIX,
+      onError: (err, what) => app.log.warn({ err: { message: err.message } }, what),
+    });
+    sessions.start();
+    app.decorate("sessions", sessions);
+    app.addHook("onClose", () => sessions.close());
+    const loadUser = (id: number): Promise<SessionUser | null> =>
+      prisma.user.findUnique({ where: { id }, select: SESSION_USER });
     await app.register(fastifyJwt, {
       secret: config.JWT_SECRET,
       sign: { algorithm: "HS256", expiresIn: config.JWT_TTL_SECONDS },
@@ -103,10 +127,7 @@ export default fp(
       return { token, expiresAt: new Date(exp * 1000) };
     });
 
-    app.decorate("revokeToken", async ({ jti, exp }) => {
-      const ttl = exp - Math.floor(Date.now() / 1000);
-      if (ttl > 0) await redis.set(revokedKey(config.REDIS_PREFIX, jti), "1", "EX", ttl);
-    });
+    app.decorate("revokeToken", ({ jti, exp }) => sessions.revoke(jti, exp));
 
     app.decorate("authenticate", async (req: FastifyRequest) => {
       let claims: TokenClaims;
@@ -116,21 +137,8 @@ export default fp(
         // missing, malformed, tampered or expired: all the same to the caller
         throw unauthorized();
       }
-      if (await redis.exists(revokedKey(config.REDIS_PREFIX, claims.jti))) throw unauthorized();
-      const userId = Number(claims.sub);
-      const user = await prisma.user.findUnique({
-        where: { id: userId },
-        select: {
-          id: true,
-          type: true,
-          tenantId: true,
-          agentId: true,
-          status: true,
-          tokenVersion: true,
-          deletedAt: true,
-          username: true,
-        },
-      });
+      if (await sessions.isRevoked(claims.jti)) throw unauthorized();
+      const user = await sessions.user(Number(claims.sub), loadUser);
       if (
         !user ||
         user.deletedAt ||

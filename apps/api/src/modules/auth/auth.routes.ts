@@ -122,10 +122,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const p = principalOf(req);
       const { userId, oldPassword, newPassword } = req.body;
-      if (userId !== undefined && userId !== p.userId) return resetPassword(deps, p, userId, newPassword);
+      // The sessions that end are forgotten here at once; other API processes hear of it from the database.
+      if (userId !== undefined && userId !== p.userId) {
+        const reset = await resetPassword(deps, p, userId, newPassword);
+        app.sessions.forget(reset.userId);
+        return reset;
+      }
       // The old password is a guess like a sign-in's (a stolen session must not become a way to try more).
       await limitPerIp(req);
       const result = await changeOwnPassword(deps, sign, p.userId, oldPassword, newPassword);
+      app.sessions.forget(p.userId);
       await app.revokeToken(p);
       return result;
     },

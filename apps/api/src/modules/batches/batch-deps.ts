@@ -3,6 +3,7 @@ import type { PrismaClient } from "@switchboard/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
 import type { BatchJobs } from "./batch-jobs";
+import type { OutcomeSignal } from "./outcome-signal";
 
 export interface BatchDeps {
   prisma: PrismaClient;
@@ -14,5 +15,7 @@ export interface BatchDeps {
   jobs: BatchJobs;
   /** Mode 1: how long the answer waits for the provider's outcome before saying "sending". */
   singleWaitMs: number;
+  /** Wakes mode 1 answers when the workers have written their outcome. */
+  outcomes: OutcomeSignal;
   log: FastifyBaseLogger;
 }

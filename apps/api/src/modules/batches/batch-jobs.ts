@@ -1,13 +1,15 @@
 // The jobs the batch module hands to the workers, always after its transaction committed: ingest a file
 // (mode 3), dispatch a batch that reached 20 (delayed until its schedule), finish a terminated one.
 // Payloads carry the batch id only (house style). One BullMQ job id per batch and queue, so enqueueing twice
-// while the job waits is a no-op.
+// while the job waits is a no-op; the id holds the batch's job key (id and creation time, batchJobKey), so a job
+// left in Redis by an earlier life of the database never blocks a new batch that reuses its id.
 //
 // The queue names and payload shapes are the workers' contract (workers/src/queues.ts). The API cannot depend
 // on the workers package (the workers depend on the API), so this one file imports the contract by path;
 // moving queues.ts into @switchboard/contracts would remove that.
 
 import { batchJobId, bullPrefix, QUEUE, type QueueName } from "@switchboard/contracts";
+import { batchJobKeys, type Db } from "@switchboard/db";
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 
@@ -38,7 +40,7 @@ const JOB_OPTIONS: Record<"ingest" | "dispatch" | "finish", JobsOptions> = {
 };
 
 /** BullMQ queues on an existing Redis connection (not closed here: its owner closes it). */
-export function bullBatchJobs(connection: Redis, redisPrefix: string, now: () => number = Date.now): BatchJobs {
+export function bullBatchJobs(connection: Redis, redisPrefix: string, db: Db, now: () => number = Date.now): BatchJobs {
   const queues = new Map<QueueName, Queue>();
   const queue = (name: QueueName) => {
     let q = queues.get(name);
@@ -48,9 +50,14 @@ export function bullBatchJobs(connection: Redis, redisPrefix: string, now: () =>
     }
     return q;
   };
+  /** The batch's job id in a queue; undefined when the batch is gone (nothing to run). */
+  const jobId = async (name: QueueName, batchId: bigint) => {
+    const key = (await batchJobKeys(db, [batchId])).get(batchId.toString());
+    return key === undefined ? undefined : batchJobId(name, key);
+  };
   const add = async (name: QueueName, batchId: bigint, opts: JobsOptions) => {
-    const id = batchId.toString();
-    await queue(name).add(name, { batchId: id }, { ...opts, jobId: batchJobId(name, id) });
+    const id = await jobId(name, batchId);
+    if (id !== undefined) await queue(name).add(name, { batchId: batchId.toString() }, { ...opts, jobId: id });
   };
   return {
     ingest: (batchId) => add(QUEUE.ingestBatch, batchId, JOB_OPTIONS.ingest),
@@ -61,7 +68,8 @@ export function bullBatchJobs(connection: Redis, redisPrefix: string, now: () =>
       }),
     reschedule: async (batchId, scheduledAt) => {
       const delay = scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0;
-      const job = await queue(QUEUE.dispatchBatch).getJob(batchJobId(QUEUE.dispatchBatch, batchId.toString()));
+      const id = await jobId(QUEUE.dispatchBatch, batchId);
+      const job = id === undefined ? undefined : await queue(QUEUE.dispatchBatch).getJob(id);
       if (job && (await job.isDelayed())) {
         try {
           await job.changeDelay(delay);

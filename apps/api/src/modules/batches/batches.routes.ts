@@ -32,6 +32,7 @@ import { bullBatchJobs } from "./batch-jobs";
 import { developerApiRoutes } from "./developer-api.routes";
 import { disconnectSignal } from "./file-summary";
 import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
+import { OutcomeSignal } from "./outcome-signal";
 import { preSubmit, preSubmitFile } from "./pre.service";
 import { sendToReachable } from "./reachable.service";
 import { submitBatch, submitFileBatch } from "./submit.service";
@@ -43,8 +44,9 @@ const tags = ["batches"];
 
 export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma, config, redis } = app.deps;
-  const jobs = bullBatchJobs(redis, config.REDIS_PREFIX);
-  app.addHook("onClose", () => jobs.close());
+  const jobs = bullBatchJobs(redis, config.REDIS_PREFIX, prisma);
+  const outcomes = new OutcomeSignal(redis, config.REDIS_PREFIX);
+  app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close()]));
   const deps: BatchDeps = {
     prisma,
     redis,
@@ -52,6 +54,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     uploadDir: config.UPLOAD_DIR,
     jobs,
     singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
+    outcomes,
     log: app.log,
   };
   const signedIn = [app.authenticate];

@@ -160,9 +160,6 @@ function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const SINGLE_POLL_MS = 200;
-
 /** What mode 1 answers about its one recipient. */
 const SINGLE_RECIPIENT = {
   phone: true,
@@ -173,18 +170,22 @@ const SINGLE_RECIPIENT = {
   providerMessageId: true,
 } as const;
 
-/** Mode 1: polls the one recipient until the provider answered (send result leaves 0) or the wait ends. */
+/** Mode 1: the one recipient once the provider answered (send result leaves 0), or as it is when the wait ends. */
 async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint) {
-  const deadline = Date.now() + deps.singleWaitMs;
-  for (;;) {
-    const r = await deps.prisma.recipient.findFirst({
-      where: { batchId },
-      select: SINGLE_RECIPIENT,
-    });
+  const read = async () => {
+    const r = await deps.prisma.recipient.findFirst({ where: { batchId }, select: SINGLE_RECIPIENT });
     if (!r) throw new Error(`batch ${batchId} has no recipient`);
-    if (r.sendResult !== SendResult.NOT_SENT || Date.now() >= deadline) return r;
-    await sleep(Math.min(SINGLE_POLL_MS, Math.max(0, deadline - Date.now())));
-  }
+    return r;
+  };
+  return deps.outcomes.wait(
+    batchId,
+    Date.now() + deps.singleWaitMs,
+    async () => {
+      const r = await read();
+      return r.sendResult !== SendResult.NOT_SENT ? r : undefined;
+    },
+    read,
+  );
 }
 
 async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, scheduledAt: Date | null) {

@@ -124,7 +124,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userRow },
       },
     },
-    async (req) => editUser(prisma, principalOf(req), req.body),
+    async (req) => {
+      const row = await editUser(prisma, principalOf(req), req.body);
+      app.sessions.forget(req.body.id); // a freeze ends the user's sessions here at once (elsewhere: the database tells)
+      return row;
+    },
   );
 
   app.post(
@@ -138,7 +142,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         body: userIdBody,
       },
     },
-    async (req) => deleteUser(prisma, principalOf(req), req.body.id),
+    async (req) => {
+      await deleteUser(prisma, principalOf(req), req.body.id);
+      app.sessions.forget(req.body.id);
+      return null;
+    },
   );
 
   app.get(

@@ -1,0 +1,191 @@
+// The developer API's transactional figures of issue 20 (not a test; results go in docs/benchmarks.md):
+//   npm run bench:api                                   every phase
+//   npm run bench:api -- --sends 2000 --clients 20 --split
+//
+// Phases, in one run on one machine (the load comes from this process, through an undici keep-alive pool):
+//   1. GET /user/info with a session token, against a bare Fastify route answering the same JSON: the session
+//      check's cost as a ratio.
+//   2. POST /v1/messages mode 1 (one number, the answer waits for the provider's answer) through the SMSC
+//      simulator (a child process, 5 ms to answer each submit_sm): sends/s and latency percentiles, then every
+//      send checked in the database (one batch, one recipient, charged once).
+//   3. The same in mode 2 with one number (answered at once, sent in the background).
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { ProductCode, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
+import Fastify from "fastify";
+import { Pool } from "undici";
+import { arg, cpuMeter, fmt, log, postgresPids, ROOT, startPlatform } from "./lib/platform";
+
+const N_INFO = arg("info", 20_000);
+const N_SENDS = arg("sends", 2_000);
+const CLIENTS = arg("clients", 20);
+const SMSC_PORT = arg("smsc-port", 22776);
+const SMSC_LATENCY_MS = arg("smsc-latency-ms", 5);
+
+interface Driven {
+  rate: number;
+  p50: number;
+  p99: number;
+  max: number;
+  seconds: number;
+}
+
+/** Runs `one(i)` for i < n with `inFlight` at once; rate and latency percentiles (ms). */
+async function drive(n: number, inFlight: number, one: (i: number) => Promise<void>): Promise<Driven> {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        await one(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return { rate: n / seconds, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0), seconds };
+}
+
+async function main() {
+  const platform = await startPlatform({
+    // The customer's rate limit would be what is measured otherwise.
+    env: { DEVELOPER_API_RATE_PER_SECOND: "1000000", DEVELOPER_API_BURST: "1000000" },
+  });
+  const { prisma, customer, base, token } = platform;
+  const procs: ChildProcess[] = [];
+  const pool = new Pool(base, { connections: 64 });
+  try {
+    const request = async (method: "GET" | "POST", url: string, headers: Record<string, string>, body?: unknown) => {
+      const res = await pool.request({
+        path: url,
+        method,
+        headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`);
+      return JSON.parse(text) as { code: number; message: string; data: unknown };
+    };
+    const auth = { authorization: `Bearer ${token}` };
+
+    // ------------------------------------------------------------ 1. the session check
+    const infoBody = JSON.stringify(await request("GET", "/user/info", auth));
+    for (let i = 0; i < 2_000; i++) await request("GET", "/user/info", auth); // warm-up
+    const info = await drive(N_INFO, 64, async () => void (await request("GET", "/user/info", auth)));
+    const bare = Fastify({ logger: false });
+    bare.get("/user/info", async (_req, reply) => reply.type("application/json").send(infoBody));
+    await bare.listen({ host: "127.0.0.1", port: 0 });
+    const barePool = new Pool(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}`, {
+      connections: 64,
+    });
+    const bareOne = async () => {
+      const res = await barePool.request({ path: "/user/info", method: "GET", headers: auth });
+      await res.body.text();
+    };
+    for (let i = 0; i < 2_000; i++) await bareOne();
+    const bareRun = await drive(N_INFO, 64, bareOne);
+    await barePool.close();
+    await bare.close();
+    log(
+      `GET /user/info: ${fmt(info.rate)} req/s (p50 ${info.p50} ms, p99 ${info.p99} ms); bare Fastify, same JSON: ` +
+        `${fmt(bareRun.rate)} req/s; ratio ${(info.rate / bareRun.rate).toFixed(2)}`,
+    );
+
+    // ------------------------------------------------------------ 2-3. single sends
+    const smsProduct = await prisma.product.findFirstOrThrow({
+      where: { tenantId: customer.tenantId, code: ProductCode.SMS },
+    });
+    const sms = await prisma.channel.findUniqueOrThrow({ where: { id: smsProduct.defaultChannelId as number } });
+    await prisma.channel.update({
+      where: { id: sms.id },
+      data: { config: { ...(sms.config as object), port: SMSC_PORT, windowSize: 100 }, throughput: 1_000_000 },
+    });
+    const smsc = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(ROOT, "packages/channels/src/simulators/smsc-cli.ts"),
+        "--port",
+        String(SMSC_PORT),
+        "--latency-ms",
+        String(SMSC_LATENCY_MS),
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    procs.push(smsc);
+    await request("POST", "/user/api/toggle", auth, { enabled: true });
+    const key = ((await request("POST", "/user/sk/refresh", auth, {})).data as { secretKey: string }).secretKey;
+    const keyAuth = { authorization: `Bearer ${key}` };
+    let numberSeq = 0;
+    const send = (mode: "1" | "2") => async () => {
+      const n = numberSeq++;
+      const number = `+1212${String(3_000_000 + n).padStart(7, "0")}`;
+      const content = { product: ProductCode.SMS, text: `Your code is ${String(n % 1_000_000).padStart(6, "0")}` };
+      const body =
+        mode === "1"
+          ? { productId: smsProduct.id, taskType: TaskType.MESSAGE, submitMode: SubmitMode.SINGLE, number, content }
+          : {
+              productId: smsProduct.id,
+              taskType: TaskType.MESSAGE,
+              submitMode: SubmitMode.MULTIPLE,
+              numbers: [number],
+              content,
+            };
+      const answer = await request("POST", "/v1/messages", keyAuth, body);
+      if (answer.code !== 0) throw new Error(`refused: ${answer.message}`);
+    };
+    // The SMPP link comes up with the first batch: one send before the clock starts.
+    await send("1")();
+    const since = new Date();
+    const meter = cpuMeter({
+      "API + workers": () => [process.pid, ...(platform.workersPid !== process.pid ? [platform.workersPid] : [])],
+      "SMSC simulator": () => [smsc.pid as number],
+      PostgreSQL: postgresPids,
+    });
+    meter.start();
+    const mode1 = await drive(N_SENDS, CLIENTS, send("1"));
+    const cpu1 = meter.stop();
+    // Every send is one batch with one recipient, charged once in the ledger.
+    const settled = await prisma.$queryRaw<Array<{ sendResult: number; n: number; batches: number; charges: number }>>`
+      SELECT r."sendResult", count(*)::int AS n, count(DISTINCT b.id)::int AS batches,
+             (SELECT count(*)::int FROM balance_logs l WHERE l."batchId" = ANY(array_agg(b.id))) AS charges
+      FROM message_batches b JOIN recipients r ON r."batchId" = b.id
+      WHERE b."userId" = ${customer.id} AND b."createdAt" >= ${since} AND b."submitMode" = ${SubmitMode.SINGLE}
+      GROUP BY r."sendResult"`;
+    log(
+      `POST /v1/messages mode 1, ${CLIENTS} clients, ${fmt(N_SENDS)} sends (SMSC answers in ${SMSC_LATENCY_MS} ms): ` +
+        `${fmt(mode1.rate)} sends/s, p50 ${mode1.p50} ms, p99 ${mode1.p99} ms, max ${mode1.max} ms; CPU per send (us): ` +
+        Object.entries(cpu1)
+          .map(([name, s]) => `${name} ${fmt((s * 1e6) / N_SENDS)}`)
+          .join(", "),
+    );
+    log(
+      `  recorded (send result ${SendResult.SUCCESS} = sent): ${settled
+        .map(
+          (g) =>
+            `send result ${g.sendResult}: ${fmt(g.n)} recipients, ${fmt(g.batches)} batches, ${fmt(g.charges)} ledger rows`,
+        )
+        .join("; ")}`,
+    );
+
+    const mode2 = await drive(N_SENDS, CLIENTS, send("2"));
+    log(
+      `POST /v1/messages mode 2 with one number, ${CLIENTS} clients: ${fmt(mode2.rate)} sends/s, p50 ${mode2.p50} ms, ` +
+        `p99 ${mode2.p99} ms`,
+    );
+  } finally {
+    await pool.close();
+    for (const p of procs) p.kill("SIGTERM");
+    await platform.close();
+  }
+}
+
+await main();
+process.exit(0);
