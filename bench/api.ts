@@ -52,6 +52,13 @@ async function drive(n: number, inFlight: number, one: (i: number) => Promise<vo
   return { rate: n / seconds, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0), seconds };
 }
 
+/** Transactions committed in the bench's database so far (each statement outside a transaction is one). */
+async function commits(prisma: { $queryRaw: (q: TemplateStringsArray) => Promise<unknown> }) {
+  const [row] = (await prisma.$queryRaw`
+    SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = current_database()`) as Array<{ n: bigint }>;
+  return Number(row?.n ?? 0);
+}
+
 async function main() {
   const platform = await startPlatform({
     // The customer's rate limit would be what is measured otherwise.
@@ -150,8 +157,11 @@ async function main() {
       PostgreSQL: postgresPids,
     });
     meter.start();
+    const commits0 = await commits(prisma);
     const mode1 = await drive(N_SENDS, CLIENTS, send("1"));
     const cpu1 = meter.stop();
+    await new Promise((r) => setTimeout(r, 600)); // the statistics collector's flush
+    const perSend = ((await commits(prisma)) - commits0) / N_SENDS;
     // Every send is one batch with one recipient, charged once in the ledger.
     const settled = await prisma.$queryRaw<Array<{ sendResult: number; n: number; batches: number; charges: number }>>`
       SELECT r."sendResult", count(*)::int AS n, count(DISTINCT b.id)::int AS batches,
@@ -164,7 +174,8 @@ async function main() {
         `${fmt(mode1.rate)} sends/s, p50 ${mode1.p50} ms, p99 ${mode1.p99} ms, max ${mode1.max} ms; CPU per send (us): ` +
         Object.entries(cpu1)
           .map(([name, s]) => `${name} ${fmt((s * 1e6) / N_SENDS)}`)
-          .join(", "),
+          .join(", ") +
+        `; database transactions per send ${perSend.toFixed(1)}`,
     );
     log(
       `  recorded (send result ${SendResult.SUCCESS} = sent): ${settled
