@@ -2,6 +2,7 @@
 // the last 24 hours. Other numbers are refused per recipient (reason 4), never charged; templates go to anyone.
 import { ProductCode } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { multipart } from "./accounts";
 import { call, createTestApp, demoTenantId, signIn, type TestContext, uniqueName } from "./helpers";
 
 let t: TestContext;
@@ -101,5 +102,49 @@ describe("WhatsApp 24-hour window", () => {
     });
     expect(template.status).toBe(200);
     expect(template.body.data.batch.validCount).toBe(2);
+  });
+
+  it("the pre-submit check counts the numbers outside the window, as the submission would refuse them", async () => {
+    const open = "+12025557201";
+    const stale = "+12025557202";
+    const never = "+12025557203";
+    await wroteUs(open, 1);
+    await wroteUs(stale, 25);
+    const text = { product: ProductCode.WS, body: { type: "text", text: "Your table is ready" } };
+    type Pre = { valid: number; windowClosed: number; notServed: number; totalCost: string };
+    const pre = await call<Pre>(t.app, "POST", "/user/submit/pre", {
+      token,
+      body: { productCode: ProductCode.WS, taskType: 2, numbers: [open, stale, never], content: text },
+    });
+    expect(pre.status).toBe(200);
+    expect(pre.body.data).toMatchObject({ valid: 1, windowClosed: 2, notServed: 0, totalCost: "0.0250" });
+
+    // A file: the same count, read in the worker thread.
+    const form = multipart({ productCode: String(ProductCode.WS), taskType: "2", content: JSON.stringify(text) }, [
+      { name: "n.csv", data: Buffer.from(`${open}\n${stale}\n${never}\n`), field: "file" },
+    ]);
+    const file = await t.app.inject({
+      method: "POST",
+      url: "/user/submit/pre/file",
+      headers: { authorization: `Bearer ${token}`, "content-type": form.contentType },
+      payload: form.payload,
+    });
+    expect(file.statusCode).toBe(200);
+    expect((file.json() as { data: Pre }).data).toMatchObject({ valid: 1, windowClosed: 2, totalCost: "0.0250" });
+
+    // A template needs no window: every number counts, none outside.
+    const template = await call<Pre>(t.app, "POST", "/user/submit/pre", {
+      token,
+      body: {
+        productCode: ProductCode.WS,
+        taskType: 2,
+        numbers: [open, stale, never],
+        content: {
+          product: ProductCode.WS,
+          body: { type: "template", name: "order_update", language: "en_US", parameters: ["Ana", "A-1"] },
+        },
+      },
+    });
+    expect(template.body.data).toMatchObject({ valid: 3, windowClosed: 0 });
   });
 });

@@ -235,6 +235,7 @@ describe("the modal's file mode", () => {
         invalid: 0,
         duplicate: 0,
         notServed: 0,
+        windowClosed: 0,
         countries: [
           { countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0500", cost: "0.0500" },
           { countryCode: "SG", count: 1, served: true, reason: null, unitPrice: "0.0600", cost: "0.0600" },

@@ -42,6 +42,7 @@ function preResult(overrides: Partial<SubmitPreResult> = {}): SubmitPreResult {
     invalid: 300,
     duplicate: 45,
     notServed: 0,
+    windowClosed: 0,
     countries: [
       { countryCode: "CN", count: 11_000, served: true, reason: null, unitPrice: "0.0500", cost: "550.0000" },
       { countryCode: "SG", count: 1_000, served: true, reason: null, unitPrice: "0.6845", cost: "684.5000" },
@@ -268,6 +269,22 @@ describe("pre-submit check and confirm", slow, () => {
     expect(screen.getByTestId("task-confirm-reason")).toHaveTextContent(
       "Balance insufficient: 1,234.50 needed, balance 1,000.00; please recharge first",
     );
+  });
+
+  it("says how many numbers are outside WhatsApp's 24-hour window (not sent, not charged)", async () => {
+    stub({
+      "POST /user/submit/pre": { body: envelope(preResult({ valid: 10_000, windowClosed: 2_000 })) },
+    });
+    renderModal();
+    await fillSms();
+    await userEvent.click(screen.getByTestId("task-check"));
+    const summary = await screen.findByTestId("task-summary");
+    expect(within(summary).getByTestId("summary-window-closed")).toHaveTextContent("2,000");
+    expect(within(summary).getByTestId("summary-window-closed-note")).toHaveTextContent(
+      "2,000 numbers have not written to this WhatsApp number in the last 24 hours",
+    );
+    // Nothing blocks the rest from being sent.
+    expect(screen.getByTestId("task-confirm")).toBeEnabled();
   });
 
   it("disables confirm with the server's reason when authentication does not allow sending", async () => {

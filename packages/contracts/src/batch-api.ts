@@ -187,6 +187,11 @@ export const submitPreResult = z.object({
   duplicate: z.number().int(),
   /** Valid numbers of countries the product does not serve (not charged). */
   notServed: z.number().int(),
+  /**
+   * WhatsApp free-form content: valid numbers whose user has no open 24-hour window on the channel that would
+   * carry them (refused per number, not charged; a template reaches them). 0 for other content.
+   */
+  windowClosed: z.number().int(),
   countries: z.array(countrySummary),
   /** SMS segments per message (1 for WS, RCS and screening); chargeable units per number. */
   segments: z.number().int(),

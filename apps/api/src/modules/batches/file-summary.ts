@@ -31,6 +31,8 @@ export interface SummaryRequest {
   absPath: string;
   reading: NumberReading;
   maxNumbers: number;
+  /** Numbers with an open WhatsApp window and its channels, when the content needs one (counted per country). */
+  openWindows?: Array<[string, number[]]>;
 }
 
 export type SummaryReply =
@@ -156,6 +158,7 @@ export async function summariseNumberFile(
   reading: NumberReading,
   signal?: AbortSignal,
   maxNumbers = BATCH_FILE_MAX_NUMBERS,
+  open?: ReadonlyMap<string, ReadonlySet<number>>,
 ): Promise<NumberTally> {
   if (signal?.aborted) throw abortError(signal);
   const thread = await acquire(signal);
@@ -163,7 +166,8 @@ export async function summariseNumberFile(
     park(thread);
     throw abortError(signal);
   }
-  return run(thread, { absPath, reading, maxNumbers }, signal);
+  const openWindows = open && [...open].map(([phone, on]): [string, number[]] => [phone, [...on]]);
+  return run(thread, { absPath, reading, maxNumbers, ...(openWindows ? { openWindows } : {}) }, signal);
 }
 
 /** Aborts when the client's connection closes before its answer was sent (a client that gave up waiting). */

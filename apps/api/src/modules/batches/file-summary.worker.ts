@@ -16,7 +16,8 @@ async function summarise(request: SummaryRequest): Promise<SummaryReply> {
     if (err instanceof AppError) return { ok: false, status: err.status, key: err.key, params: err.params };
     return { ok: false, failure: err instanceof Error ? err.message : String(err) };
   }
-  return { ok: true, tally: tallyOf(sorted) };
+  const open = request.openWindows && new Map(request.openWindows.map(([phone, on]) => [phone, new Set(on)]));
+  return { ok: true, tally: tallyOf(sorted, open) };
 }
 
 const port = parentPort!;

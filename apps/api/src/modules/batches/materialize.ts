@@ -19,7 +19,6 @@ import {
   contentText,
   MAX_BALANCE_UNITS,
   type MessageKey,
-  ProductCode,
   RejectReason,
 } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "@switchboard/db";
@@ -29,6 +28,7 @@ import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
 import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
 import { needsReview } from "./review";
+import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
 /** Rows per INSERT statement. */
 export const INSERT_CHUNK = 10_000;
@@ -128,7 +128,7 @@ class RecipientWriter {
     private readonly sorted: NumberSorter,
     readonly pricing: CountryPricing,
     private readonly progress: (n: number) => Promise<void>,
-    /** WhatsApp allows free-form text only inside a user's 24-hour window (an inbound message opened it). */
+    /** WhatsApp allows free-form text only inside a user's 24-hour window (whatsapp-window.ts). */
     private readonly needsOpenWindow: boolean,
   ) {}
 
@@ -153,25 +153,16 @@ class RecipientWriter {
     await this.chain;
   }
 
-  /**
-   * The numbers of rows [from, to) whose user wrote to the channel that would carry them within the last 24
-   * hours: only they may get free-form WhatsApp text (WhatsApp refuses the others with 131047, after we would have
-   * taken the customer's money). One indexed probe per chunk: inbound_messages (channelId, phone, receivedAt).
-   */
+  /** The numbers of rows [from, to) whose user wrote to the channel that would carry them within 24 hours. */
   private async openWindows(from: number, to: number): Promise<Set<string>> {
     const { phones, countries } = this.sorted;
-    const channelIds = new Set<number>();
+    const channelOf = new Map<string, number>();
     for (let i = from; i < to; i++) {
       const q = this.pricing.quote.countries.get(countries[i] as string);
-      if (q?.served) channelIds.add(q.channelId);
+      if (q?.served) channelOf.set(phones[i] as string, q.channelId);
     }
-    if (channelIds.size === 0) return new Set();
-    const rows = await this.tx.$queryRaw<Array<{ phone: string }>>`
-      SELECT DISTINCT phone FROM inbound_messages
-      WHERE "channelId" = ANY(${[...channelIds]}::int[])
-        AND phone = ANY(string_to_array(${phones.slice(from, to).join(",")}, ','))
-        AND "receivedAt" > now() - interval '24 hours'`;
-    return new Set(rows.map((r) => r.phone));
+    const open = await openWindows(this.tx, [...new Set(channelOf.values())], phones.slice(from, to));
+    return new Set([...open].filter(([phone, on]) => on.has(channelOf.get(phone) ?? -1)).map(([phone]) => phone));
   }
 
   private async write(from: number, to: number): Promise<void> {
@@ -303,9 +294,15 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         fallback: await fallbackAsk(tx, customer.tenantId, spec.content),
         taskType: spec.taskType,
       });
-      const needsOpenWindow =
-        spec.content.product === ProductCode.WS && spec.content.body.type !== "template" && spec.taskType !== 1;
-      const recipients = new RecipientWriter(tx, id, spec.units, sorted, pricing, progress, needsOpenWindow);
+      const recipients = new RecipientWriter(
+        tx,
+        id,
+        spec.units,
+        sorted,
+        pricing,
+        progress,
+        needsOpenWindow(spec.content, spec.taskType),
+      );
       if (input.read) await input.read(() => recipients.take());
       await recipients.finish();
 

@@ -10,14 +10,33 @@ export interface NumberTally {
   distinct: number;
   /** Valid distinct numbers per country. */
   perCountry: Map<string, number>;
+  /**
+   * When the count was asked for (WhatsApp free-form content): per country, per channel, the numbers with an open
+   * 24-hour window on that channel (whatsapp-window.ts).
+   */
+  openPerCountry?: Map<string, Map<number, number>>;
 }
 
-export function tallyOf(sorted: NumberSorter): NumberTally {
-  return {
+/** `open`: numbers with an open window and the channels it is open on, when the content needs one. */
+export function tallyOf(sorted: NumberSorter, open?: ReadonlyMap<string, ReadonlySet<number>>): NumberTally {
+  const tally: NumberTally = {
     total: sorted.total,
     invalid: sorted.invalid,
     duplicate: sorted.duplicate,
     distinct: sorted.phones.length,
     perCountry: sorted.countByCountry(),
   };
+  if (open) {
+    const perCountry = new Map<string, Map<number, number>>();
+    sorted.phones.forEach((phone, i) => {
+      const on = open.get(phone);
+      if (!on) return;
+      const country = sorted.countries[i] as string;
+      const byChannel = perCountry.get(country) ?? new Map<number, number>();
+      perCountry.set(country, byChannel);
+      for (const channelId of on) byChannel.set(channelId, (byChannel.get(channelId) ?? 0) + 1);
+    });
+    tally.openPerCountry = perCountry;
+  }
+  return tally;
 }

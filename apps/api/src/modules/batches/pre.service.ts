@@ -34,6 +34,7 @@ import { NumberSorter } from "./number-sorter";
 import { type NumberTally, tallyOf } from "./number-tally";
 import { quoteBatch } from "./quote";
 import { needsReview } from "./review";
+import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
 interface Prospect {
   productId?: number | undefined;
@@ -48,6 +49,24 @@ async function prepare(deps: BatchDeps, userId: number, input: Prospect) {
   assertTaskSupported(product, input.taskType);
   if (input.content) assertContentFits(product, input.content);
   return { ctx, product };
+}
+
+/**
+ * WhatsApp free-form content: the numbers with an open 24-hour window on any of the tenant's WhatsApp channels
+ * (only `phones` when given); the summary then counts, per country, those open on the channel that would carry
+ * them. undefined when the content needs no window.
+ */
+async function windowsFor(deps: BatchDeps, ctx: SubmitContext, input: Prospect, phones?: readonly string[]) {
+  if (!needsOpenWindow(input.content, input.taskType)) return undefined;
+  const channels = await deps.prisma.channel.findMany({
+    where: { tenantId: ctx.customer.tenantId, kind: "whatsapp" },
+    select: { id: true },
+  });
+  return openWindows(
+    deps.prisma,
+    channels.map((c) => c.id),
+    phones,
+  );
 }
 
 async function summarise(
@@ -69,6 +88,7 @@ async function summarise(
     taskType: input.taskType,
   });
   let valid = 0;
+  let windowClosed = 0;
   let totalCost = 0n;
   const countries = [...perCountry.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -84,8 +104,13 @@ async function summarise(
           cost: "0.0000",
         };
       }
-      const cost = q.price * BigInt(count);
-      valid += count;
+      // WhatsApp free-form content: numbers without an open window on this country's channel are refused
+      // (reason 4) and not charged, as the submission would.
+      const closed = tally.openPerCountry ? count - (tally.openPerCountry.get(countryCode)?.get(q.channelId) ?? 0) : 0;
+      const sent = count - closed;
+      const cost = q.price * BigInt(sent);
+      valid += sent;
+      windowClosed += closed;
       totalCost += cost;
       return {
         countryCode,
@@ -103,7 +128,8 @@ async function summarise(
     valid,
     invalid: tally.invalid,
     duplicate: tally.duplicate,
-    notServed: tally.distinct - valid,
+    notServed: tally.distinct - valid - windowClosed,
+    windowClosed,
     countries,
     segments: units,
     encoding: sms?.encoding ?? null,
@@ -127,7 +153,8 @@ export async function preSubmit(
   const { ctx, product } = await prepare(deps, userId, q);
   const sorted = new NumberSorter(numberReading(ctx));
   for (const n of q.numbers) sorted.add(n);
-  return summarise(deps, ctx, product.id, q, tallyOf(sorted), lang, now);
+  const open = await windowsFor(deps, ctx, q, sorted.phones);
+  return summarise(deps, ctx, product.id, q, tallyOf(sorted, open), lang, now);
 }
 
 /**
@@ -148,7 +175,14 @@ export async function preSubmitFile(
   try {
     const fields: SubmitPreFileFields = parseInput(submitPreFileFields, upload.fields);
     const { ctx, product } = await prepare(deps, userId, fields);
-    const tally = await summariseNumberFile(storedPath(deps.uploadDir, upload.relPath), numberReading(ctx), signal);
+    const open = await windowsFor(deps, ctx, fields);
+    const tally = await summariseNumberFile(
+      storedPath(deps.uploadDir, upload.relPath),
+      numberReading(ctx),
+      signal,
+      undefined,
+      open,
+    );
     return await summarise(deps, ctx, product.id, fields, tally, lang, now);
   } finally {
     await discardUpload(deps.uploadDir, upload.relPath, deps.log);

@@ -22,6 +22,15 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
           { key: "invalid", label: t("summary.invalid"), children: formatNumber(result.invalid) },
           { key: "duplicate", label: t("summary.duplicate"), children: formatNumber(result.duplicate) },
           { key: "notServed", label: t("summary.notServed"), children: formatNumber(result.notServed) },
+          ...(result.windowClosed > 0
+            ? [
+                {
+                  key: "windowClosed",
+                  label: t("summary.windowClosed"),
+                  children: <span data-testid="summary-window-closed">{formatNumber(result.windowClosed)}</span>,
+                },
+              ]
+            : []),
           {
             key: "segments",
             label: t("summary.segments"),
@@ -86,6 +95,15 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
           { key: "cost", title: t("summary.cost"), align: "right", render: (_, row) => formatMoney(row.cost) },
         ]}
       />
+      {result.windowClosed > 0 && (
+        <Alert
+          style={{ marginTop: 12 }}
+          type="warning"
+          showIcon
+          data-testid="summary-window-closed-note"
+          title={t("summary.windowClosedNote", { count: formatNumber(result.windowClosed) })}
+        />
+      )}
       {result.reviewRequired && <Alert style={{ marginTop: 12 }} type="info" showIcon title={t("summary.review")} />}
     </section>
   );
