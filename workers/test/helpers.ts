@@ -43,6 +43,7 @@ export const TEST_TUNING: Partial<Tuning> = {
   finishWaitMs: 100,
   reportRetryDelaysMs: [100, 200, 400, 800, 1_600, 3_200],
   scheduleEveryMs: 200,
+  pairIntervalMs: 300,
   retries: {
     ...DEFAULT_TUNING.retries,
     dispatchBatch: { attempts: 3, backoffMs: 100 },

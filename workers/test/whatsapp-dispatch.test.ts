@@ -4,7 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { encryptSecrets } from "@switchboard/channels";
 import { startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
-import { BatchStatus, ProductCode } from "@switchboard/contracts";
+import { type BatchContent, BatchStatus, ProductCode } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,32 @@ describe("WS batch through the WhatsApp simulator", () => {
     const read = await prisma.recipient.count({ where: { batchId: BigInt(batchId), readAt: { not: null } } });
     expect(read).toBe(delivered.readCount);
     expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(0);
+  });
+
+  it("holds one message per interval to a user across batches, so WhatsApp's pair limit (131056) is never hit", async () => {
+    // WhatsApp here allows one message per 250 ms to a user; the workers keep 300 ms (TEST_TUNING) between them.
+    sim.setOptions({ pairRateIntervalMs: 250, pairBurst: 1 });
+    try {
+      const phones = phoneNumbers(6);
+      const customer = await createCustomer(prisma);
+      const template: BatchContent = {
+        product: ProductCode.WS,
+        body: { type: "template", name: "order_update", language: "en_US", parameters: ["Ana", "A-1"], buttons: [] },
+      };
+      const batches = await Promise.all(
+        [1, 2, 3].map(() => createPendingBatch(prisma, customer, channelId, phones, { content: template })),
+      );
+      const before = sim.stats().pairThrottled;
+      await h.deps.queues.dispatchBatches(batches.map((b) => b.batchId));
+      for (const b of batches) {
+        const done = await waitSettled(prisma, b.batchId);
+        expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 6, failedCount: 0 });
+      }
+      for (const phone of phones) expect(sim.acceptedFor(phone)).toBe(3);
+      expect(sim.stats().pairThrottled - before).toBe(0);
+    } finally {
+      sim.setOptions({ pairRateIntervalMs: 0 });
+    }
   });
 
   it("a revoked token pauses the channel instead of failing recipients one by one with 190", async () => {

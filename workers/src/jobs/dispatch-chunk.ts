@@ -34,6 +34,7 @@ import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
 import { chunkName } from "../lib/job-queues";
 import { type JobResult, runAgain } from "../lib/job-result";
+import { PairGate } from "../lib/pair-gate";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
@@ -177,6 +178,9 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
       // Only an RCS channel's "not RCS-capable" answer can fall back, and only where a fallback was paid for.
       fallback: channel.kind === "rcs" && content.data.product === ProductCode.RCS && !!content.data.fallbackText,
       bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
+      ...(channel.kind === "whatsapp"
+        ? { pairGate: new PairGate(deps.redis, deps.redisPrefix, deps.tuning.pairIntervalMs) }
+        : {}),
       writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites, {
         outcomes: deps.unwrittenOutcomes,
         channelId: channel.id,
@@ -308,6 +312,8 @@ interface Sender {
   messageOf: MessageOf;
   fallback: boolean;
   bucket: TokenBucket;
+  /** WhatsApp channels: one message per interval to a user, across every worker. */
+  pairGate?: PairGate;
   writer: OutcomeWriter;
 }
 
@@ -321,6 +327,9 @@ interface RoundResult {
   lastErrorCode: string;
   /** The batch stopped sending (or this chunk lost its lease): nothing more is sent. */
   stopped: boolean;
+  /** Of `retry`, those held back by the pair gate (never sent), and the longest of their waits. */
+  pairHeld: number;
+  pairWaitMs: number;
 }
 
 async function sendWithRetries(
@@ -350,6 +359,11 @@ async function sendWithRetries(
     if (result.stopped) return { left: [], lastErrorCode, stopped: true };
     pending = result.retry;
     lastErrorCode = result.lastErrorCode || lastErrorCode;
+    // Only held by the pair gate: nothing failed, so no retry is spent; they go once their users' intervals end.
+    if (pending.length > 0 && result.pairHeld === pending.length) {
+      await sleep(result.pairWaitMs);
+      round -= 1;
+    }
   }
   return { left: [], lastErrorCode, stopped: false };
 }
@@ -358,7 +372,14 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   const { deps, channel, writer } = s;
   const maxInFlight = Math.max(1, channel.window * 2);
   const inFlight = new Set<Promise<void>>();
-  const result: RoundResult = { retry: [], fallBack: [], lastErrorCode: "", stopped: false };
+  const result: RoundResult = {
+    retry: [],
+    fallBack: [],
+    lastErrorCode: "",
+    stopped: false,
+    pairHeld: 0,
+    pairWaitMs: 0,
+  };
   const record = (r: ChunkRecipient, outcome: SendOutcome) => {
     if (!outcome.ok && outcome.reason === "unreachable" && s.fallback && r.fallbackPrice !== null) {
       result.fallBack.push(r);
@@ -408,6 +429,16 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       if (result.channelRefused) {
         result.retry.push(...recipients.slice(recipients.indexOf(r)));
         break;
+      }
+      if (s.pairGate) {
+        const wait = await s.pairGate.tryAcquire(channel.id, r.phone);
+        if (wait > 0) {
+          result.retry.push(r);
+          result.pairHeld += 1;
+          result.pairWaitMs = Math.max(result.pairWaitMs, wait);
+          remainingSegments -= r.segments;
+          continue;
+        }
       }
       while (tokens < r.segments) {
         tokens += await s.bucket.acquire(Math.min(deps.tuning.tokenBatch, remainingSegments - tokens));

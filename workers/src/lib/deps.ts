@@ -42,6 +42,8 @@ export interface Tuning {
   callbackTimeoutMs: number;
   /** Multiplies RCS contents' fallbackAfterSeconds (1 in production; tests shrink the minute-long windows). */
   fallbackWindowScale: number;
+  /** WhatsApp: least time between two messages of one channel to one user (pair-gate.ts). */
+  pairIntervalMs: number;
   outcomeWrites: OutcomeWriterOptions;
   reportBatching: ReportBatcherOptions;
   retries: QueueRetryPolicies;
@@ -60,6 +62,8 @@ export const DEFAULT_TUNING: Tuning = {
   stalledBatchMs: 60_000,
   callbackTimeoutMs: 5_000,
   fallbackWindowScale: 1,
+  // Meta's 6 s, and half a second for the way from this check to WhatsApp's servers.
+  pairIntervalMs: 6_500,
   outcomeWrites: DEFAULT_OUTCOME_WRITES,
   reportBatching: DEFAULT_REPORT_BATCHING,
   retries: DEFAULT_RETRY_POLICIES,
