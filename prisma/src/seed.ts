@@ -8,6 +8,8 @@
 // The API's own sealing, so the API and the workers open the demo channel's credentials like any other.
 import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
+import { DEMO_TEMPLATES } from "@switchboard/channels/simulators";
+import { storedNeeds } from "@switchboard/channels/whatsapp";
 import { AuthRequirement, AuthStatus, ProductCode, smppChannelConfig, UserType } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "../generated/client";
 import { countryRows } from "./countries";
@@ -175,6 +177,22 @@ async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number,
     },
   });
   await prisma.product.update({ where: { id: ws.id }, data: { defaultChannelId: channel.id } });
+  // Its templates as the demo simulator lists them, as an admin's sync would store them (the sync needs the
+  // simulator running; the seed does not).
+  const syncedAt = new Date();
+  await prisma.whatsappTemplate.createMany({
+    data: DEMO_TEMPLATES.map((t) => ({
+      tenantId,
+      channelId: channel.id,
+      name: t.name,
+      language: t.language,
+      category: t.category,
+      status: t.status,
+      components: t.components as unknown as Prisma.InputJsonValue,
+      ...storedNeeds(t.components),
+      syncedAt,
+    })),
+  });
 }
 
 /** The demo RCS channel as the RCS product's default, unless the demo tenant has one already. */

@@ -245,6 +245,48 @@ export const channelTestResult = z.object({
 });
 export type ChannelTestResult = z.infer<typeof channelTestResult>;
 
+// ---------------------------------------------------------------- WhatsApp message templates
+
+/** The template's buttons whose value a message gives: URL suffixes (required), quick reply payloads (optional). */
+export const whatsappTemplateButtons = z.array(
+  z.object({ index: z.number().int().min(0).max(9), subType: z.enum(["url", "quick_reply"]) }),
+);
+
+/** A template as last synced from the channel's business account (the admin's list). */
+export const whatsappTemplateRow = z.object({
+  id: z.number().int(),
+  channelId: z.number().int(),
+  name: z.string(),
+  language: z.string(),
+  /** MARKETING, UTILITY or AUTHENTICATION */
+  category: z.string(),
+  /** APPROVED, PENDING, REJECTED, PAUSED or DISABLED: only APPROVED can be sent */
+  status: z.string(),
+  /** The components as WhatsApp lists them (header, body, footer, buttons): what a preview shows. */
+  components: z.array(z.unknown()),
+  /** Body parameters a message must give ({{1}}..{{n}}). */
+  bodyParams: z.number().int(),
+  /** TEXT, IMAGE, DOCUMENT, VIDEO, LOCATION, or null without a header. */
+  headerKind: z.string().nullable(),
+  /** Whether a message must give the header's value (its text variable, or its media link). */
+  headerParam: z.boolean(),
+  buttons: whatsappTemplateButtons,
+  syncedAt: z.string(),
+});
+export type WhatsappTemplateRow = z.infer<typeof whatsappTemplateRow>;
+
+/** An approved template a customer can pick for a WS batch. */
+export const sendableTemplate = whatsappTemplateRow.omit({ id: true, channelId: true, status: true, syncedAt: true });
+export type SendableTemplate = z.infer<typeof sendableTemplate>;
+
+export const templateSyncResult = z.object({
+  /** Templates the account lists now (the channel's whole set was replaced by them). */
+  total: z.number().int(),
+  approved: z.number().int(),
+  syncedAt: z.string(),
+});
+export type TemplateSyncResult = z.infer<typeof templateSyncResult>;
+
 // ---------------------------------------------------------------- routing
 
 export const channelRouteBody = z

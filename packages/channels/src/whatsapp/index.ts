@@ -19,6 +19,17 @@ export {
 export { messagePayload, messageRequestBody, type WhatsappBody } from "./message-body";
 export { probeWhatsapp, type WhatsappProbeConfig } from "./probe";
 export {
+  checkTemplateValues,
+  needsOfStored,
+  type StoredTemplateNeeds,
+  storedNeeds,
+  type TemplateHeaderKind,
+  type TemplateMismatch,
+  type TemplateNeeds,
+  type TemplateValues,
+  templateNeeds,
+} from "./templates";
+export {
   hasValidSignature,
   parseWhatsappEvents,
   signWhatsappPayload,

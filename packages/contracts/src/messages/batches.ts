@@ -12,6 +12,26 @@ export const batchMessages = {
   },
   "entity.batch": { zh: "任务", en: "batch" },
   // submission
+  "batch.template_unknown": {
+    zh: "WhatsApp 模板 {name}（{language}）不存在于发送通道，未扣费",
+    en: "the WhatsApp template {name} ({language}) does not exist on the sending channel; nothing was charged",
+  },
+  "batch.template_not_approved": {
+    zh: "WhatsApp 模板 {name} 当前状态为 {status}，只有已批准的模板可以发送，未扣费",
+    en: "the WhatsApp template {name} is {status}: only approved templates can be sent; nothing was charged",
+  },
+  "batch.template_params": {
+    zh: "WhatsApp 模板 {name} 需要 {expected} 个正文参数，实际提供 {given} 个，未扣费",
+    en: "the WhatsApp template {name} takes {expected} body parameters, {given} were given; nothing was charged",
+  },
+  "batch.template_header": {
+    zh: "WhatsApp 模板 {name} 的标题需要：{expected}，未扣费",
+    en: "the WhatsApp template {name} needs this header: {expected}; nothing was charged",
+  },
+  "batch.template_buttons": {
+    zh: "WhatsApp 模板 {name} 的按钮参数不匹配（需要：{expected}），未扣费",
+    en: "the WhatsApp template {name}'s button values do not match (needed: {expected}); nothing was charged",
+  },
   "batch.whatsapp_window_closed": {
     zh: "{count} 个号码在 24 小时内没有发来消息，WhatsApp 只允许向其发送已批准的模板，未扣费",
     en: "{count} numbers have not written in the last 24 hours: WhatsApp only lets approved templates reach them; nothing was charged",

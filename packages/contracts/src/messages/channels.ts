@@ -11,6 +11,18 @@ export const channelMessages = {
     zh: "字段 {field} 应为 Google 服务账号密钥（包含 client_email 与 private_key 的 JSON）",
     en: "field {field} must be a Google service-account key (JSON with client_email and private_key)",
   },
+  "channel.templates_whatsapp_only": {
+    zh: "只有 WhatsApp 通道有消息模板",
+    en: "only WhatsApp channels have message templates",
+  },
+  "channel.templates_waba_required": {
+    zh: "请先在通道设置中填写 WhatsApp 商业账户 ID（WABA ID），才能同步模板",
+    en: "set the channel's WhatsApp Business Account id (WABA id) before syncing its templates",
+  },
+  "channel.templates_sync_failed": {
+    zh: "从 WhatsApp 读取模板失败（{code}），模板未更改",
+    en: "reading the templates from WhatsApp failed ({code}); nothing was changed",
+  },
   "channel.egress_refused": {
     zh: "出站策略不允许连接该地址（{host}）",
     en: "address not allowed by the egress policy ({host})",

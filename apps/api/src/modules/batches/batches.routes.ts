@@ -18,14 +18,18 @@ import {
   recipientListQuery,
   reviewPassBody,
   reviewRejectBody,
+  sendableTemplate,
+  sendableTemplatesQuery,
   submitPreQuery,
   submitPreResult,
   terminateBody,
   UserType,
 } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { requestLang } from "../../lib/lang";
 import { principalOf } from "../../plugins/auth";
+import { sendableTemplates } from "../channels/whatsapp-templates.service";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, sendCsv, uploadReceiver } from "./batch-http";
 import { bullBatchJobs } from "./batch-jobs";
@@ -147,6 +151,26 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // ---------------------------------------------------------------- pre-submit check
+
+  app.get(
+    "/batch/whatsapp/templates",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary:
+          "The approved WhatsApp templates this WS product can send for the caller (its channels' synced templates), " +
+          "with what each asks of a message: body parameters, header, dynamic buttons",
+        querystring: sendableTemplatesQuery,
+        response: { 200: z.array(sendableTemplate) },
+      },
+    },
+    async (req) => {
+      const p = principalOf(req);
+      return sendableTemplates(prisma, { id: p.userId, tenantId: p.tenantId as number }, req.query.productId);
+    },
+  );
 
   const preSummary =
     "Pre-submit check: counts (total, valid, invalid, duplicate, per country), segments, unit prices, total " +

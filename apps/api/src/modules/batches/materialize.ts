@@ -23,6 +23,7 @@ import {
 } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
+import { assertTemplateFits } from "../channels/whatsapp-templates.service";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
@@ -117,6 +118,8 @@ class RecipientWriter {
   readonly windowClosedRaw: string[] = [];
   /** Why the first not-served country is not served (for a single number's answer). */
   notServedReason: MessageKey | null = null;
+  /** Channels that will carry the recipients written. */
+  readonly channelIds = new Set<number>();
   private taken = 0;
   private chain: Promise<void> = Promise.resolve();
   private failure: { err: unknown } | null = null;
@@ -198,6 +201,7 @@ class RecipientWriter {
       if (k === undefined) {
         served.codes.push(code);
         served.channelIds.push(q.channelId);
+        this.channelIds.add(q.channelId);
         served.prices.push(q.price.toString());
         served.primary.push(q.primaryPrice?.toString() ?? null);
         served.fallback.push(q.fallbackPrice?.toString() ?? null);
@@ -305,6 +309,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       );
       if (input.read) await input.read(() => recipients.take());
       await recipients.finish();
+      // A WhatsApp template must exist, be approved and take these values on every channel carrying the batch.
+      await assertTemplateFits(tx, [...recipients.channelIds], spec.content);
 
       if (recipients.valid === 0) {
         if (recipients.windowClosedRaw.length > 0 && recipients.notServedRaw.length === 0) {

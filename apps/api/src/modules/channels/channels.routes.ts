@@ -21,9 +21,12 @@ import {
   channelTestResult,
   channelTransferBody,
   channelTransferResult,
+  templateSyncResult,
   UserType,
+  whatsappTemplateRow,
 } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { principalOf } from "../../plugins/auth";
 import {
   type ChannelDeps,
@@ -37,6 +40,7 @@ import {
 } from "./channels.service";
 import { listRoutes, setRoute, transferRoutes } from "./routing.service";
 import { channelStats as loadChannelStats } from "./stats.service";
+import { channelTemplates, syncTemplates } from "./whatsapp-templates.service";
 
 export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma, config } = app.deps;
@@ -146,6 +150,38 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => testChannel(deps, principalOf(req), req.body.id),
+  );
+
+  app.post(
+    "/channel/whatsapp/templates/sync",
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary:
+          "Sync a WhatsApp channel's message templates from its business account (GET /{waba-id}/message_templates): " +
+          "the channel's set is replaced by what WhatsApp lists now",
+        security,
+        body: channelIdBody,
+        response: { 200: templateSyncResult },
+      },
+    },
+    async (req) => syncTemplates(deps, principalOf(req), req.body.id),
+  );
+
+  app.get(
+    "/channel/whatsapp/templates",
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: "A WhatsApp channel's synced templates, every status, with what each asks of a message",
+        security,
+        querystring: channelIdQuery,
+        response: { 200: z.array(whatsappTemplateRow) },
+      },
+    },
+    async (req) => channelTemplates(deps.prisma, principalOf(req), req.query.id),
   );
 
   app.post(
