@@ -112,11 +112,18 @@ async function store(body: string) {
   await prisma.channelEvent.create({ data: { channelId, body } });
 }
 
-/** Applies rounds until none are due (the harness's loop may be running too: both are safe). */
+/**
+ * Applies rounds until none of this channel's events are due. The harness's loop may be running too (both are
+ * safe): a round that finds the other holding the rounds' lock applies nothing, so "nothing applied" alone does
+ * not mean done; the table says.
+ */
 async function drain() {
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 200; i++) {
     const r = await applyChannelEvents(h.deps, DEFAULT_CHANNEL_EVENT_TUNING);
-    if (r.applied + r.deferred + r.dropped === 0) return;
+    if (r.applied + r.deferred + r.dropped > 0) continue;
+    const due = await prisma.channelEvent.count({ where: { channelId, notBefore: { lte: new Date() } } });
+    if (due === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

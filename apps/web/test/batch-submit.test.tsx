@@ -68,8 +68,11 @@ beforeEach(() => {
 });
 
 /** The modal's own calls (the providers also load the website configuration). */
+/** Checks and submissions (the WS editor's template list is a read, not one of them). */
 const batchCalls = (requests: RecordedRequest[]) =>
-  requests.filter((r) => /^\/(user\/submit|batch)\//.test(r.url.pathname));
+  requests.filter(
+    (r) => /^\/(user\/submit|batch)\//.test(r.url.pathname) && r.url.pathname !== "/batch/whatsapp/templates",
+  );
 
 describe("SMS counter", slow, () => {
   const t = messages.translate;
@@ -452,6 +455,45 @@ describe("content of WS and RCS", slow, () => {
         product: 2000,
         body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice"] },
       },
+    });
+  });
+
+  it("fills a WS template's name, language and parameter fields from the approved list, and previews its body", async () => {
+    const { requests } = stub({
+      "/batch/whatsapp/templates": {
+        body: envelope([
+          {
+            name: "order_update",
+            language: "en_US",
+            category: "UTILITY",
+            components: [{ type: "BODY", text: "Hi {{1}}, your order {{2}} has shipped." }],
+            bodyParams: 2,
+            headerKind: null,
+            headerParam: false,
+            buttons: [],
+          },
+        ]),
+      },
+      "POST /user/submit/pre": { body: envelope(preResult({ encoding: null })) },
+    });
+    renderModal(ProductCode.WS);
+    fireEvent.change(await screen.findByTestId("task-number"), { target: { value: "+8613800138000" } });
+    await userEvent.click(screen.getByText("Template"));
+    const picker = screen.getByTestId("task-ws-template-pick");
+    await userEvent.click(within(picker).getByRole("combobox"));
+    await userEvent.click(await screen.findByText("order_update · en_US · Utility"));
+    expect(screen.getByTestId("task-ws-template")).toHaveValue("order_update");
+    expect(screen.getByTestId("task-ws-language")).toHaveValue("en_US");
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "Alice" } });
+    expect(screen.getByTestId("task-ws-template-preview")).toHaveTextContent("Hi Alice, your order {{2}} has shipped.");
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "A-1001" } });
+    expect(screen.getByTestId("task-ws-template-preview")).toHaveTextContent(
+      "Hi Alice, your order A-1001 has shipped.",
+    );
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(batchCalls(requests)[0]?.body).toMatchObject({
+      content: { body: { type: "template", name: "order_update", language: "en_US", parameters: ["Alice", "A-1001"] } },
     });
   });
 

@@ -294,7 +294,7 @@ export type BatchListQuery = z.infer<typeof batchListQuery>;
 export const batchIdQuery = z.object({ id: bigId() });
 
 /** GET /batch/whatsapp/templates: the approved templates this WS product can send for the caller. */
-export const sendableTemplatesQuery = z.object({ productId: id() });
+export const sendableTemplatesQuery = z.object(productRef).superRefine(requireProduct);
 export type BatchIdQuery = z.infer<typeof batchIdQuery>;
 export const batchIdBody = batchIdQuery;
 export type BatchIdBody = z.infer<typeof batchIdBody>;

@@ -33,6 +33,7 @@ import { sendableTemplates } from "../channels/whatsapp-templates.service";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, sendCsv, uploadReceiver } from "./batch-http";
 import { bullBatchJobs } from "./batch-jobs";
+import { resolveProduct } from "./context";
 import { developerApiRoutes } from "./developer-api.routes";
 import { disconnectSignal } from "./file-summary";
 import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
@@ -168,7 +169,9 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const p = principalOf(req);
-      return sendableTemplates(prisma, { id: p.userId, tenantId: p.tenantId as number }, req.query.productId);
+      const tenantId = p.tenantId as number;
+      const product = await resolveProduct(prisma, tenantId, req.query);
+      return sendableTemplates(prisma, { id: p.userId, tenantId }, product.id);
     },
   );
 

@@ -4,6 +4,7 @@ import {
   type BatchContent,
   type BatchFileSubmitResult,
   type BatchSubmitResult,
+  type SendableTemplate,
   type SubmitPreResult,
 } from "@switchboard/contracts";
 import { type ProductCode, SubmitMode, type TaskType } from "@switchboard/contracts/codes";
@@ -93,3 +94,11 @@ export async function submitBatch(
   const result = await api.post<BatchSubmitResult>("/batch/submit", body);
   return { mode: recipients.mode, result };
 }
+
+export const batchSubmitKeys = {
+  wsTemplates: (productCode: ProductCode) => ["batch-submit", "ws-templates", productCode] as const,
+};
+
+/** The approved WhatsApp templates the caller's WS product can send (synced by an admin from WhatsApp). */
+export const fetchWsTemplates = (productCode: ProductCode, signal?: AbortSignal) =>
+  api.get<SendableTemplate[]>("/batch/whatsapp/templates", { params: { productCode }, signal });

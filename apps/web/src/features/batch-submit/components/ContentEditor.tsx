@@ -18,6 +18,7 @@ import {
 import { Field } from "./Field";
 import { RcsPreview } from "./RcsPreview";
 import { SmsCounter } from "./SmsCounter";
+import { WsTemplatePicker } from "./WsTemplatePicker";
 
 export interface ContentEditorProps {
   product: ProductCode;
@@ -95,6 +96,7 @@ function WsEditor({ draft, onChange, problems }: ContentEditorProps) {
         </Field>
       ) : (
         <>
+          <WsTemplatePicker draft={draft} onChange={onChange} />
           <Row gutter={12}>
             <Col xs={24} sm={14}>
               <Field label={t("ws.template")} htmlFor={`${id}-name`} problem={problems.wsTemplate} required>
