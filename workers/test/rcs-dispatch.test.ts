@@ -319,6 +319,26 @@ describe("RCS batch with SMS fallback", () => {
     }
   });
 
+  it("timed fallback: once every RCS message is delivered, the batch settles without waiting for its window", async () => {
+    // A window of an hour (72 s at the tests' scale, beyond waitSettled's 60 s): only an early settlement passes.
+    const phones = numbers(20, 2000);
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+      content: {
+        product: ProductCode.RCS,
+        body: { type: "text", text: "Your order is on its way", suggestions: [] },
+        fallbackText: "Your order is on its way (SMS)",
+        fallbackAfterSeconds: 3_600,
+      },
+      prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
+    });
+    await h.deps.queues.dispatchBatches([batchId]);
+    const settled = await waitSettled(prisma, batchId);
+    expect(settled).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 20, deliveredCount: 20 });
+    expect(settled.fallbackCount).toBe(0);
+    expect(settled.cost - settled.refunded).toBe(20n * RCS_PRICE);
+  });
+
   it("a screening batch asks RBM who is RCS-capable and sends nothing: reachable / not reachable per number", async () => {
     const phones = numbers(1_200, 4); // 300 not RCS-capable; more than one users:batchGet slice
     const customer = await createCustomer(prisma);

@@ -74,6 +74,7 @@ export async function applyChannelEvents(
 ): Promise<RoundResult> {
   const result: RoundResult = { applied: 0, deferred: 0, dropped: 0 };
   const callbacks: CallbackJob[] = [];
+  const touched = new Set<bigint>();
   await deps.prisma.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ROUND_LOCK}) AS ok`;
@@ -114,6 +115,7 @@ export async function applyChannelEvents(
           tx,
           channelId,
           reports.map((r) => r.report),
+          touched,
         );
         const waiting = new Set(unmatched.map((i) => (reports[i] as { eventId: bigint }).eventId));
         const inbound = parsed.flatMap((p) => p.inbound);
@@ -148,7 +150,23 @@ export async function applyChannelEvents(
     { maxWait: 10_000, timeout: 60_000 },
   );
   if (callbacks.length > 0) await deps.queues.callbacks(callbacks);
+  if (touched.size > 0) await settleEarly(deps, [...touched]);
   return result;
+}
+
+/**
+ * A batch with a timed SMS fallback waits in 21 until its last RCS message's window ends (fallback-window.ts);
+ * once every message it sent has its final report, nothing is left to wait for, and its finish job (delayed
+ * until that window) runs now. Judged by the counters (cheap, every round): with SMS receipts still to come it
+ * simply waits for the window as before.
+ */
+async function settleEarly(deps: Deps, batchIds: bigint[]): Promise<void> {
+  const done = await deps.prisma.$queryRaw<Array<{ id: bigint }>>`
+    SELECT id FROM message_batches
+    WHERE id = ANY(${batchIds.map(String)}::bigint[]) AND status = ${BatchStatus.SENDING}
+      AND content ? 'fallbackAfterSeconds' AND "sentCount" >= "validCount"
+      AND "deliveredCount" + "undeliveredCount" >= "successCount"`;
+  if (done.length > 0) await deps.queues.finishNow(done.map((b) => b.id.toString()));
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -220,13 +238,19 @@ async function failAccepted(tx: Prisma.TransactionClient, channelId: number, rep
  * Per recipient: the earliest delivery time of its delivered/read reports, the earliest read time, and whether
  * any report says it failed; then one forward-only update of the recipients and their batches' counters.
  */
-async function applyReports(tx: Prisma.TransactionClient, channelId: number, reports: DeliveryReport[]) {
+async function applyReports(
+  tx: Prisma.TransactionClient,
+  channelId: number,
+  reports: DeliveryReport[],
+  /** Batches whose recipients these reports named (filled in). */
+  touched: Set<bigint>,
+) {
   if (reports.length === 0) return [];
   const ids = reports.map((r) => r.providerMessageId.slice(0, 64));
   const statuses = reports.map((r) => r.status);
   const ats = reports.map((r) => (r.doneAt && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date()).toISOString());
   const errors = reports.map((r) => r.errorCode?.slice(0, 32) ?? null);
-  const matched = await tx.$queryRaw<Array<{ idx: number }>>`
+  const matched = await tx.$queryRaw<Array<{ idx: number; batchId: bigint }>>`
     WITH e AS (
       SELECT * FROM unnest(${ids}::text[], ${statuses}::text[], ${ats}::timestamptz[], ${errors}::text[])
         WITH ORDINALITY AS e(message_id, status, at, error_code, idx)
@@ -278,8 +302,9 @@ async function applyReports(tx: Prisma.TransactionClient, channelId: number, rep
       ) c
       WHERE b.id = c."batchId"
     )
-    SELECT (idx - 1)::int AS idx FROM hit`;
+    SELECT (idx - 1)::int AS idx, "batchId" FROM hit`;
   const found = new Set(matched.map((m) => m.idx));
+  for (const m of matched) touched.add(m.batchId);
   return reports.map((_, i) => i).filter((i) => !found.has(i));
 }
 

@@ -124,6 +124,19 @@ export class JobQueues {
     await this.queue(QUEUE.deliveryReport).add(QUEUE.deliveryReport, deliveryReportJob.parse(job));
   }
 
+  /** Has these batches' finish jobs run now: a delayed one (a fallback window's wait) is promoted, else one added. */
+  async finishNow(batchIds: readonly string[]): Promise<void> {
+    const queue = this.queue(QUEUE.finishBatch);
+    const keys = await batchJobKeys(this.db, batchIds);
+    const missing: string[] = [];
+    for (const [batchId, key] of keys) {
+      const job = await queue.getJob(batchJobId(QUEUE.finishBatch, key));
+      if (job && (await job.isDelayed())) await job.promote().catch(() => missing.push(batchId));
+      else missing.push(batchId);
+    }
+    await this.finishBatches(missing);
+  }
+
   async finishBatches(batchIds: readonly string[]): Promise<void> {
     await this.addBatchJobs(QUEUE.finishBatch, batchIds, (batchId) => finishBatchJob.parse({ batchId }));
   }
