@@ -8,24 +8,13 @@
 // channel, pointed at the SMSC simulator (another child process, receipts on). Figures: messages/s from status 20
 // until 22 with every delivery recorded (RCS by webhook event, SMS by receipt), and the event lag (k-th delivery
 // recorded - k-th message sent, from the batch's counters every 50 ms).
-import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
-import { BatchStatus, ProductCode } from "@switchboard/contracts";
-import {
-  arg,
-  cpuMeter,
-  fmt,
-  log,
-  pollUntil,
-  postgresPids,
-  ROOT,
-  receiptLag,
-  startPlatform,
-  WORK,
-} from "./lib/platform";
-import { printProfile, profiled } from "./lib/profile";
+import { ProductCode } from "@switchboard/contracts";
+import { child, measureBatch, writeNumbers } from "./lib/pipeline";
+import { arg, fmt, log, pollUntil, startPlatform, WORK } from "./lib/platform";
 
 const N = arg("n", 100_000);
 const NON_CAPABLE = arg("non-capable", 0.2);
@@ -36,26 +25,6 @@ const PUSH_CONCURRENCY = arg("push-concurrency", 64);
 const SMSC_PORT = arg("smsc-port", 22775);
 const CLIENT_TOKEN = "bench-client-token";
 const AGENT_ID = "bench-agent";
-
-/** N distinct US numbers (the RCS simulator decides which are capable by a hash of the number). */
-async function writeNumbers(file: string, n: number): Promise<void> {
-  const out = createWriteStream(file);
-  for (let i = 0; i < n; i++) {
-    if (!out.write(`+1212${String(2_000_000 + i).padStart(7, "0")}\n`))
-      await new Promise<void>((r) => out.once("drain", () => r()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-}
-
-function child(script: string, args: string[]): ChildProcess {
-  const proc = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, script), ...args], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  proc.on("exit", (code, signal) => {
-    if (code !== 0 && signal === null) log(`${path.basename(script)} exited with ${code}`);
-  });
-  return proc;
-}
 
 async function main() {
   const platform = await startPlatform();
@@ -152,96 +121,15 @@ async function main() {
         fallbackText: "Benchmark SMS fallback",
       },
     });
-    const split = platform.workersPid !== process.pid;
-    const meter = cpuMeter({
-      [split ? "API" : "API + workers"]: () => [process.pid],
-      ...(split ? { workers: () => [platform.workersPid] } : {}),
-      "RBM simulator": () => [rbm.pid as number],
-      "SMSC simulator": () => [smsc.pid as number],
-      PostgreSQL: postgresPids,
+    results.rcs = await measureBatch({
+      label: "rcs",
+      prisma,
+      batchId,
+      runId: platform.runId,
+      workersPid: platform.workersPid,
+      processes: { "RBM simulator": rbm.pid as number, "SMSC simulator": smsc.pid as number },
+      profile: PROFILE,
     });
-    const { result: run, profile } = await profiled(
-      PROFILE,
-      async () => {
-        const t20 = await pollUntil(
-          "status 20",
-          async () => {
-            const b = await prisma.messageBatch.findUniqueOrThrow({
-              where: { id: batchId },
-              select: { status: true, reason: true },
-            });
-            if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
-            return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
-          },
-          10 * 60_000,
-          5,
-        );
-        meter.start();
-        const curve: Array<{ t: number; sent: number; received: number }> = [];
-        const sampler = setInterval(() => {
-          void prisma.messageBatch
-            .findUniqueOrThrow({
-              where: { id: batchId },
-              select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
-            })
-            .then((b) =>
-              curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
-            );
-        }, 50);
-        let lastNote = Date.now();
-        await pollUntil(
-          "status 22 with every delivery recorded",
-          async () => {
-            const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
-            if (Date.now() - lastNote > 5000) {
-              lastNote = Date.now();
-              log(`rcs: status ${b.status}, sent ${fmt(b.sentCount)}, delivered ${fmt(b.deliveredCount)}`);
-            }
-            if (b.status !== BatchStatus.SEND_FINISHED) return undefined;
-            return b.deliveredCount + b.undeliveredCount >= b.successCount ? true : undefined;
-          },
-          30 * 60_000,
-          50,
-        );
-        clearInterval(sampler);
-        return { seconds: (performance.now() - t20) / 1000, curve, cpu: meter.stop() };
-      },
-      path.join(WORK, `rcs-pipeline-${platform.runId}.cpuprofile`),
-    );
-    const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
-    const failures = await prisma.recipient.groupBy({
-      by: ["errorCode"],
-      where: { batchId, sendResult: 2 },
-      _count: { _all: true },
-    });
-    const rate = batch.successCount / run.seconds;
-    const lag = receiptLag(run.curve, batch.successCount);
-    results.rcs = {
-      seconds: run.seconds,
-      messagesPerS: Math.round(rate),
-      sent: batch.successCount,
-      failed: batch.failedCount,
-      failures: Object.fromEntries(failures.map((f) => [f.errorCode ?? "?", f._count._all])),
-      fellBackToSms: batch.fallbackCount,
-      delivered: batch.deliveredCount,
-      eventLagMs: lag,
-      cpuSeconds: run.cpu,
-      profile,
-    };
-    log(
-      `rcs: ${fmt(batch.successCount)} messages (${fmt(batch.fallbackCount)} of them SMS fallbacks) from status 20 to ` +
-        `22 with every delivery recorded in ${run.seconds.toFixed(2)} s = ${fmt(rate)} msg/s; failed ${fmt(batch.failedCount)} ` +
-        `${JSON.stringify(Object.fromEntries(failures.map((f) => [f.errorCode, f._count._all])))}`,
-    );
-    log(
-      `rcs: event lag (k-th delivery recorded - k-th message sent): p50 ${lag.p50} ms, p95 ${lag.p95} ms, max ${lag.max} ms`,
-    );
-    log(
-      `rcs: CPU per message (us): ${Object.entries(run.cpu)
-        .map(([name, s]) => `${name} ${fmt((s * 1e6) / batch.successCount)}`)
-        .join(", ")}; all ${fmt((Object.values(run.cpu).reduce((a, b) => a + b, 0) * 1e6) / batch.successCount)}`,
-    );
-    printProfile("the RCS batch", profile);
     const out = path.join(WORK, `rcs-pipeline-${platform.runId}.json`);
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     log(`results: ${out}`);
