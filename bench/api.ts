@@ -9,12 +9,12 @@
 //      simulator (a child process, 5 ms to answer each submit_sm): sends/s and latency percentiles, then every
 //      send checked in the database (one batch, one recipient, charged once).
 //   3. The same in mode 2 with one number (answered at once, sent in the background).
-import { type ChildProcess, spawn } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { ProductCode, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
 import Fastify from "fastify";
 import { Pool } from "undici";
-import { arg, cpuMeter, fmt, log, postgresPids, ROOT, startPlatform } from "./lib/platform";
+import { child } from "./lib/pipeline";
+import { arg, cpuMeter, fmt, log, postgresPids, startPlatform } from "./lib/platform";
 
 const N_INFO = arg("info", 20_000);
 const N_SENDS = arg("sends", 2_000);
@@ -113,19 +113,12 @@ async function main() {
       where: { id: sms.id },
       data: { config: { ...(sms.config as object), port: SMSC_PORT, windowSize: 100 }, throughput: 1_000_000 },
     });
-    const smsc = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        path.join(ROOT, "packages/channels/src/simulators/smsc-cli.ts"),
-        "--port",
-        String(SMSC_PORT),
-        "--latency-ms",
-        String(SMSC_LATENCY_MS),
-      ],
-      { stdio: ["ignore", "ignore", "inherit"] },
-    );
+    const smsc = child("packages/channels/src/simulators/smsc-cli.ts", [
+      "--port",
+      String(SMSC_PORT),
+      "--latency-ms",
+      String(SMSC_LATENCY_MS),
+    ]);
     procs.push(smsc);
     await request("POST", "/user/api/toggle", auth, { enabled: true });
     const key = ((await request("POST", "/user/sk/refresh", auth, {})).data as { secretKey: string }).secretKey;

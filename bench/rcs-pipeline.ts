@@ -9,11 +9,11 @@
 // until 22 with every delivery recorded (RCS by webhook event, SMS by receipt), and the event lag (k-th delivery
 // recorded - k-th message sent, from the batch's counters every 50 ms).
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { ProductCode } from "@switchboard/contracts";
-import { child, measureBatch, writeNumbers } from "./lib/pipeline";
+import { child, measureBatch, writeNumbers, writeResults } from "./lib/pipeline";
 import { arg, fmt, log, pollUntil, startPlatform, WORK } from "./lib/platform";
 
 const N = arg("n", 100_000);
@@ -130,9 +130,7 @@ async function main() {
       processes: { "RBM simulator": rbm.pid as number, "SMSC simulator": smsc.pid as number },
       profile: PROFILE,
     });
-    const out = path.join(WORK, `rcs-pipeline-${platform.runId}.json`);
-    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-    log(`results: ${out}`);
+    writeResults("rcs-pipeline", platform.runId, results);
   } finally {
     for (const p of procs) p.kill("SIGTERM");
     await platform.close();

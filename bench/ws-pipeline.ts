@@ -10,11 +10,10 @@
 // API's webhook stores every status, which the workers apply. Figures: messages/s from status 20 to 22 with every
 // delivery recorded, the event lag, webhook posts and statuses per second, CPU per message per process.
 import type { ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { ProductCode } from "@switchboard/contracts";
-import { child, measureBatch, writeNumbers } from "./lib/pipeline";
+import { child, measureBatch, writeNumbers, writeResults } from "./lib/pipeline";
 import { arg, log, pollUntil, startPlatform, WORK } from "./lib/platform";
 
 const N = arg("n", 100_000);
@@ -108,9 +107,7 @@ async function main() {
       `ws: webhook statuses stored and applied: ${statuses.toLocaleString("en-US")} = ${Math.round(statuses / run.seconds).toLocaleString("en-US")}/s`,
     );
     results.ws = { ...run, statusesPerS: Math.round(statuses / run.seconds) };
-    const out = path.join(WORK, `ws-pipeline-${platform.runId}.json`);
-    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-    log(`results: ${out}`);
+    writeResults("ws-pipeline", platform.runId, results);
   } finally {
     for (const p of procs) p.kill("SIGTERM");
     await platform.close();

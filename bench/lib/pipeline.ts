@@ -3,7 +3,7 @@
 // event lag from the batch's counters every 50 ms, failures by error code, CPU per message per process, an
 // optional profile of this process).
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BatchStatus } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
@@ -19,6 +19,13 @@ export function child(script: string, args: string[]): ChildProcess {
     if (code !== 0 && signal === null) log(`${path.basename(script)} exited with ${code}`);
   });
   return proc;
+}
+
+/** Writes a run's figures to .bench-work/<name>-<runId>.json and says where. */
+export function writeResults(name: string, runId: string, results: Record<string, unknown>): void {
+  const out = path.join(WORK, `${name}-${runId}.json`);
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`results: ${out}`);
 }
 
 /** n distinct US numbers, one per line, from +1212<first>. */
