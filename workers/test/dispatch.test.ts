@@ -24,6 +24,7 @@ import type { PrismaClient } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failSendingBatch } from "../src/index";
 import {
+  callbackReceiver,
   createCustomer,
   createPendingBatch,
   createSmppChannel,
@@ -348,7 +349,7 @@ describe("dispatch end to end over SMPP", () => {
   }, 60_000);
 
   it("posts signed callbacks to the customer's notify URL, retries a failed one, and logs every attempt", async () => {
-    const receiver = await callbackReceiver();
+    const receiver = await callbackReceiver({ refuseFirst: "batch_finished" });
     const keyHash = secretKeyHash(`sk_${uniqueName("test")}`);
     try {
       const { sim } = await simulator();
@@ -412,7 +413,7 @@ describe("dispatch end to end over SMPP", () => {
   }, 60_000);
 
   it("a failed batch's callback carries its reason in the customer's language", async () => {
-    const receiver = await callbackReceiver();
+    const receiver = await callbackReceiver({ refuseFirst: "batch_finished" });
     try {
       const customer = await createCustomer(prisma, {
         notifyUrl: receiver.url,
@@ -483,43 +484,4 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-interface ReceivedCallback {
-  event: string;
-  raw: string;
-  body: { event: string; eventId: string; data: Record<string, unknown> };
-  signature: string;
-  answered: number;
-}
-
-/** A loopback notify URL that refuses the first batch_finished request (500) and takes everything else. */
-async function callbackReceiver() {
-  const requests: ReceivedCallback[] = [];
-  let refused = false;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      const event = String(req.headers["x-switchboard-event"]);
-      const answered = event === "batch_finished" && !refused ? 500 : 200;
-      if (answered === 500) refused = true;
-      requests.push({
-        event,
-        raw,
-        body: JSON.parse(raw),
-        signature: String(req.headers["x-switchboard-signature"]),
-        answered,
-      });
-      res.writeHead(answered).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }

@@ -2,7 +2,10 @@
 // (so no other test's jobs are taken), and fixtures that set up what the submission side leaves behind: a
 // customer with money, an SMPP channel pointing at a simulator, a batch in status 20 with its recipients and
 // its consume row in the ledger.
+
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { loadConfig } from "@switchboard/api/config";
 import { applyBalanceChange } from "@switchboard/api/ledger";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
@@ -340,5 +343,46 @@ export async function recipientSummary(prisma: PrismaClient, batchId: string) {
     terminated: count(SendResult.TERMINATED),
     successPrice: price(SendResult.SUCCESS),
     failedPrice: price(SendResult.FAILURE) + price(SendResult.TERMINATED),
+  };
+}
+
+// ---------------------------------------------------------------- callbacks
+
+export interface ReceivedCallback {
+  event: string;
+  raw: string;
+  body: { event: string; eventId: string; data: Record<string, unknown> };
+  signature: string;
+  answered: number;
+}
+
+/** A loopback notify URL that takes every callback, except the first of `refuseFirst` (answered 500). */
+export async function callbackReceiver(opts: { refuseFirst?: string } = {}) {
+  const requests: ReceivedCallback[] = [];
+  let refused = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      const event = String(req.headers["x-switchboard-event"]);
+      const answered = event === opts.refuseFirst && !refused ? 500 : 200;
+      if (answered === 500) refused = true;
+      requests.push({
+        event,
+        raw,
+        body: JSON.parse(raw),
+        signature: String(req.headers["x-switchboard-signature"]),
+        answered,
+      });
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

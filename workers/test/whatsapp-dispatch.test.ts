@@ -2,6 +2,7 @@
 // WhatsApp channel, the simulator pushes signed status webhooks to the API, which stores them; the workers apply
 // them. The batch reaches 22 with every message delivered, some read, and the charge exact.
 import type { AddressInfo } from "node:net";
+import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
 import { encryptSecrets } from "@switchboard/channels";
 import { startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
 import { type BatchContent, BatchStatus, ProductCode } from "@switchboard/contracts";
@@ -10,6 +11,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../apps/api/src/app";
 import {
+  callbackReceiver,
   createCustomer,
   createPendingBatch,
   demoTenant,
@@ -130,6 +132,49 @@ describe("WS batch through the WhatsApp simulator", () => {
       expect(sim.stats().pairThrottled - before).toBe(0);
     } finally {
       sim.setOptions({ pairRateIntervalMs: 0 });
+    }
+  });
+
+  it("under a 130429 storm sends slow down and lose nothing; users' replies reach the customer's callback", {
+    timeout: 60_000,
+  }, async () => {
+    // The business number takes 40 msg/s at WhatsApp while the channel would send 1,000/s; every user answers.
+    sim.setOptions({ mps: 40, replyShare: 1, replyDelayMs: 20 });
+    const receiver = await callbackReceiver();
+    const keyHash = secretKeyHash(`sk_${uniqueName("wa")}`);
+    try {
+      const phones = phoneNumbers(120);
+      const customer = await createCustomer(prisma, { notifyUrl: receiver.url, secretKeyHash: keyHash });
+      const before = sim.stats().throttled;
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones, {
+        content: {
+          product: ProductCode.WS,
+          body: { type: "template", name: "order_update", language: "en_US", parameters: ["Ana", "A-7"], buttons: [] },
+        },
+        prices: () => ({ price: 300n }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      const done = await waitSettled(prisma, batchId);
+      expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 120, failedCount: 0 });
+      expect(done.cost - done.refunded).toBe(cost);
+      expect(sim.stats().throttled - before).toBeGreaterThan(0);
+      for (const phone of phones) expect(sim.acceptedFor(phone)).toBe(1);
+
+      // Every reply is stored once against its batch and posted to the customer, signed with its key.
+      const inbound = await waitFor("every reply called back", async () => {
+        const got = receiver.requests.filter((r) => r.event === "inbound" && r.answered === 200);
+        return got.length >= phones.length ? got : undefined;
+      });
+      const now = Math.floor(Date.now() / 1000);
+      for (const r of inbound) {
+        expect(verifyCallbackSignature(r.signature, r.raw, keyHash, now)).toBe(true);
+        expect(r.body.data).toMatchObject({ batchId, text: "Thanks!" });
+      }
+      expect(new Set(inbound.map((r) => r.body.data.from)).size).toBe(phones.length);
+      expect(await prisma.inboundMessage.count({ where: { batchId: BigInt(batchId) } })).toBe(phones.length);
+    } finally {
+      sim.setOptions({ mps: 0, replyShare: 0 });
+      await receiver.close();
     }
   });
 

@@ -118,8 +118,20 @@ export async function applyChannelEvents(
           touched,
         );
         const waiting = new Set(unmatched.map((i) => (reports[i] as { eventId: bigint }).eventId));
-        const inbound = parsed.flatMap((p) => p.inbound);
-        if (inbound.length > 0) callbacks.push(...(await storeInbound(tx, channelId, first.tenantId, inbound)));
+        // A reply to a message whose send outcome is not written yet waits like a report does (its last try stores
+        // it unmatched rather than lose it).
+        const inbound = parsed.flatMap((p) =>
+          p.inbound.map((message) => ({
+            message,
+            eventId: p.event.id,
+            lastTry: p.event.attempts + 1 >= tuning.maxAttempts,
+          })),
+        );
+        if (inbound.length > 0) {
+          const stored = await storeInbound(tx, channelId, first.tenantId, inbound);
+          callbacks.push(...stored.callbacks);
+          for (const id of stored.waiting) waiting.add(id);
+        }
         for (const { event } of parsed) {
           if (!waiting.has(event.id)) {
             done.push(event.id);
@@ -310,14 +322,36 @@ async function applyReports(
 
 /**
  * Stores inbound messages (once per provider id), each matched to the last message sent to its number over this
- * channel, directly or as the RCS message an SMS fell back from; returns the `inbound` callbacks to send.
+ * channel, directly or as the RCS message an SMS fell back from; returns the `inbound` callbacks to send, and the
+ * events to try again: a reply naming (context id) a message of ours not written yet (its send outcome is still
+ * in a write buffer) waits rather than be stored without its batch, except on its event's last try.
  */
 async function storeInbound(
   tx: Prisma.TransactionClient,
   channelId: number,
   tenantId: number,
-  messages: InboundMessage[],
-): Promise<CallbackJob[]> {
+  incoming: Array<{ message: InboundMessage; eventId: bigint; lastTry: boolean }>,
+): Promise<{ callbacks: CallbackJob[]; waiting: bigint[] }> {
+  const replyTos = [
+    ...new Set(incoming.flatMap((i) => (i.message.inReplyTo ? [i.message.inReplyTo.slice(0, 128)] : []))),
+  ];
+  const known = new Set(
+    replyTos.length === 0
+      ? []
+      : (
+          await tx.$queryRaw<Array<{ id: string }>>`
+            SELECT "providerMessageId" AS id FROM recipients
+            WHERE "providerMessageId" = ANY(${replyTos}::text[]) AND "channelId" = ${channelId}`
+        ).map((r) => r.id),
+  );
+  const waiting = new Set<bigint>();
+  const messages: InboundMessage[] = [];
+  for (const i of incoming) {
+    const replyTo = i.message.inReplyTo?.slice(0, 128);
+    if (replyTo && !known.has(replyTo) && !i.lastTry) waiting.add(i.eventId);
+    else messages.push(i.message);
+  }
+  if (messages.length === 0) return { callbacks: [], waiting: [...waiting] };
   const rows = await tx.$queryRaw<Array<{ id: bigint; userId: number | null; batchId: bigint | null }>>`
     INSERT INTO inbound_messages
       ("tenantId", "userId", "batchId", "recipientId", "channelId", "providerMessageId", phone, text, "postbackData",
@@ -340,7 +374,7 @@ async function storeInbound(
     ) m ON true
     ON CONFLICT ("channelId", "providerMessageId") DO NOTHING
     RETURNING id, "userId", "batchId"`;
-  return rows
+  const callbacks = rows
     .filter((r): r is typeof r & { userId: number } => r.userId !== null)
     .map((r) => ({
       userId: r.userId,
@@ -348,6 +382,7 @@ async function storeInbound(
       ...(r.batchId !== null ? { batchId: r.batchId.toString() } : {}),
       inboundId: r.id.toString(),
     }));
+  return { callbacks, waiting: [...waiting] };
 }
 
 /** Runs rounds while events are due: woken through Redis by the API, and every pollMs anyway. */
