@@ -13,6 +13,7 @@ import {
   TEST_SECRET_KEY,
   testPrisma,
   uniqueName,
+  waitFor,
 } from "./helpers";
 
 let prisma: PrismaClient;
@@ -127,6 +128,37 @@ async function drain() {
   }
 }
 
+/** A user's text reply to one of our messages (context.id), as WhatsApp posts it. */
+const replyPayload = (id: string, contextId: string) =>
+  JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "102290129340398",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: "106540352242922" },
+              contacts: [{ profile: { name: "Kerry" }, wa_id: "12025551000" }],
+              messages: [
+                {
+                  from: "12025551000",
+                  id,
+                  timestamp: at(7),
+                  type: "text",
+                  text: { body: "STOP please" },
+                  context: { from: "15550783881", id: contextId },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+
 describe("webhook events", () => {
   it("records delivered and read once, whatever the order and however often they come", async () => {
     const ids = [uniqueName("wamid.a"), uniqueName("wamid.b"), uniqueName("wamid.c")];
@@ -196,43 +228,37 @@ describe("webhook events", () => {
   it("stores a reply once, matched to the batch that reached the number, with an inbound callback", async () => {
     const wamid = uniqueName("wamid.f");
     const { batchId, customer } = await sentBatch([wamid], { notifyUrl: "http://127.0.0.1:9/hook" });
-    const reply = (id: string) =>
-      JSON.stringify({
-        object: "whatsapp_business_account",
-        entry: [
-          {
-            id: "102290129340398",
-            changes: [
-              {
-                field: "messages",
-                value: {
-                  messaging_product: "whatsapp",
-                  metadata: { display_phone_number: "15550783881", phone_number_id: "106540352242922" },
-                  contacts: [{ profile: { name: "Kerry" }, wa_id: "12025551000" }],
-                  messages: [
-                    {
-                      from: "12025551000",
-                      id,
-                      timestamp: at(7),
-                      type: "text",
-                      text: { body: "STOP please" },
-                      context: { from: "15550783881", id: wamid },
-                    },
-                  ],
-                },
-              },
-            ],
-          },
-        ],
-      });
     const inboundId = uniqueName("wamid.in");
-    await store(reply(inboundId));
-    await store(reply(inboundId));
+    await store(replyPayload(inboundId, wamid));
+    await store(replyPayload(inboundId, wamid));
     await drain();
     const stored = await prisma.inboundMessage.findMany({ where: { channelId, providerMessageId: inboundId } });
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ userId: customer.id, batchId, phone: "+12025551000", text: "STOP please" });
     expect(stored[0]!.inReplyTo).toBe(wamid);
+  });
+});
+
+describe("a reply that beats our send's answer", () => {
+  it("waits for the message it names to be written, then is stored against its batch (not unmatched)", async () => {
+    const written = uniqueName("wamid.p");
+    const { batchId } = await sentBatch([written], { notifyUrl: "http://127.0.0.1:9/hook" });
+    // The reply names the wamid WhatsApp gave our send, which is still in a write buffer here.
+    const pending = uniqueName("wamid.q");
+    const inboundId = uniqueName("wamid.in");
+    await store(replyPayload(inboundId, pending));
+    await applyChannelEvents(h.deps, DEFAULT_CHANNEL_EVENT_TUNING);
+    expect(await prisma.inboundMessage.count({ where: { channelId, providerMessageId: inboundId } })).toBe(0);
+    expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(1);
+    // The send's outcome is written: the reply now finds its message.
+    await prisma.recipient.updateMany({ where: { batchId }, data: { providerMessageId: pending } });
+    await waitFor("the reply stored", async () => {
+      await applyChannelEvents(h.deps, DEFAULT_CHANNEL_EVENT_TUNING);
+      const m = await prisma.inboundMessage.findFirst({ where: { channelId, providerMessageId: inboundId } });
+      return m ?? undefined;
+    });
+    const stored = await prisma.inboundMessage.findFirstOrThrow({ where: { channelId, providerMessageId: inboundId } });
+    expect(stored).toMatchObject({ batchId, inReplyTo: pending });
   });
 });
 
