@@ -80,8 +80,11 @@ afterAll(async () => {
 });
 
 describe("WS batch through the WhatsApp simulator", () => {
-  it("reaches 22 with every template message accepted once, delivered by webhook, some read", async () => {
-    const phones = phoneNumbers(200);
+  it("a 5,000-recipient template batch reaches 22: each accepted once, delivered by webhook, some read, billed exactly", {
+    timeout: 120_000,
+  }, async () => {
+    const count = 5_000;
+    const phones = phoneNumbers(count);
     const customer = await createCustomer(prisma);
     const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones, {
       content: {
@@ -90,23 +93,32 @@ describe("WS batch through the WhatsApp simulator", () => {
       },
       prices: () => ({ price: 300n }),
     });
+    expect(cost).toBe(BigInt(count) * 300n);
     await h.deps.queues.dispatchBatches([batchId]);
-    const batch = await waitSettled(prisma, batchId);
+    const batch = await waitSettled(prisma, batchId, 110_000);
     expect(batch.status).toBe(BatchStatus.SEND_FINISHED);
-    expect(batch.successCount).toBe(200);
+    expect(batch.successCount).toBe(count);
     expect(batch.refunded).toBe(0n);
     expect(batch.cost).toBe(cost);
-    for (const phone of phones.slice(0, 5)) expect(sim.acceptedFor(phone)).toBe(1);
-    await sim.idle(20_000);
-    const delivered = await waitFor("every delivery report applied", async () => {
-      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
-      return b.deliveredCount === 200 ? b : undefined;
-    });
-    expect(delivered.readCount).toBeGreaterThan(40);
-    expect(delivered.readCount).toBeLessThan(160);
+    for (const phone of phones) expect(sim.acceptedFor(phone)).toBe(1);
+    await sim.idle(60_000);
+    const delivered = await waitFor(
+      "every delivery report applied",
+      async () => {
+        const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+        return b.deliveredCount === count ? b : undefined;
+      },
+      60_000,
+    );
+    // Half are read (readShare 0.5): well inside these bounds at 5,000.
+    expect(delivered.readCount).toBeGreaterThan(count * 0.4);
+    expect(delivered.readCount).toBeLessThan(count * 0.6);
     const read = await prisma.recipient.count({ where: { batchId: BigInt(batchId), readAt: { not: null } } });
     expect(read).toBe(delivered.readCount);
     expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(0);
+    // What the customer paid is what the recipients cost, in the ledger too.
+    const charged = await prisma.balanceLog.aggregate({ where: { batchId: BigInt(batchId) }, _sum: { amount: true } });
+    expect(charged._sum.amount).toBe(-cost);
   });
 
   it("holds one message per interval to a user across batches, so WhatsApp's pair limit (131056) is never hit", async () => {
