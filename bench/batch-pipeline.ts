@@ -21,6 +21,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rm
 import path from "node:path";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
 import pg from "pg";
+import { reachedStatus20 } from "./lib/pipeline";
 import { arg, fmt, log, pollUntil, ROOT, receiptLag, startPlatform, WORK } from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
 
@@ -281,19 +282,7 @@ async function main() {
       log(`dispatch: ${fmt(valid)} messages through the seed's SMPP channel to smsc-sim.js (window 100, receipts on)`);
       const batchId = await submitFile(file);
       const { result: run, profile } = await profiled(PROFILE, async () => {
-        const t20 = await pollUntil(
-          "status 20",
-          async () => {
-            const b = await prisma.messageBatch.findUniqueOrThrow({
-              where: { id: batchId },
-              select: { status: true, reason: true },
-            });
-            if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
-            return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
-          },
-          10 * 60_000,
-          5,
-        );
+        const t20 = await reachedStatus20(prisma, batchId);
         const epoch20 = Date.now();
         let lastNote = Date.now();
         // The batch's counters every 50 ms: when k messages had been sent and when k receipts had been recorded.

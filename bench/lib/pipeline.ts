@@ -38,6 +38,23 @@ export async function writeNumbers(file: string, n: number, first = 2_000_000): 
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
+/** Waits for a submitted batch to reach 20 (ingested, charged, no review); performance.now() when it did. */
+export function reachedStatus20(prisma: PrismaClient, batchId: bigint): Promise<number> {
+  return pollUntil(
+    "status 20",
+    async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({
+        where: { id: batchId },
+        select: { status: true, reason: true },
+      });
+      if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
+      return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
+    },
+    10 * 60_000,
+    5,
+  );
+}
+
 export interface MeasuredRun {
   seconds: number;
   messagesPerS: number;
@@ -76,19 +93,7 @@ export async function measureBatch(opts: {
   const { result: run, profile } = await profiled(
     opts.profile,
     async () => {
-      const t20 = await pollUntil(
-        "status 20",
-        async () => {
-          const b = await prisma.messageBatch.findUniqueOrThrow({
-            where: { id: batchId },
-            select: { status: true, reason: true },
-          });
-          if (b.status === BatchStatus.REVIEW_REJECTED) throw new Error(`the batch was refused: ${b.reason}`);
-          return b.status >= BatchStatus.PENDING_SEND ? performance.now() : undefined;
-        },
-        10 * 60_000,
-        5,
-      );
+      const t20 = await reachedStatus20(prisma, batchId);
       meter.start();
       const curve: Array<{ t: number; sent: number; received: number }> = [];
       const sampler = setInterval(() => {

@@ -82,7 +82,8 @@ async function sentBatch(wamids: string[], opts: { notifyUrl?: string } = {}) {
 const base = Math.floor(Date.now() / 1000) - 30;
 const at = (s: number) => String(base + s);
 
-function statusPayload(statuses: Array<{ id: string; status: string; t: number; errors?: unknown[] }>) {
+/** A WhatsApp webhook POST carrying one change's value (statuses or messages), as Meta sends it. */
+function webhookEnvelope(value: Record<string, unknown>): string {
   return JSON.stringify({
     object: "whatsapp_business_account",
     entry: [
@@ -94,18 +95,24 @@ function statusPayload(statuses: Array<{ id: string; status: string; t: number; 
             value: {
               messaging_product: "whatsapp",
               metadata: { display_phone_number: "15550783881", phone_number_id: "106540352242922" },
-              statuses: statuses.map((s) => ({
-                id: s.id,
-                status: s.status,
-                timestamp: at(s.t),
-                recipient_id: "12025551000",
-                ...(s.errors ? { errors: s.errors } : {}),
-              })),
+              ...value,
             },
           },
         ],
       },
     ],
+  });
+}
+
+function statusPayload(statuses: Array<{ id: string; status: string; t: number; errors?: unknown[] }>) {
+  return webhookEnvelope({
+    statuses: statuses.map((s) => ({
+      id: s.id,
+      status: s.status,
+      timestamp: at(s.t),
+      recipient_id: "12025551000",
+      ...(s.errors ? { errors: s.errors } : {}),
+    })),
   });
 }
 
@@ -130,31 +137,16 @@ async function drain() {
 
 /** A user's text reply to one of our messages (context.id), as WhatsApp posts it. */
 const replyPayload = (id: string, contextId: string) =>
-  JSON.stringify({
-    object: "whatsapp_business_account",
-    entry: [
+  webhookEnvelope({
+    contacts: [{ profile: { name: "Kerry" }, wa_id: "12025551000" }],
+    messages: [
       {
-        id: "102290129340398",
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { display_phone_number: "15550783881", phone_number_id: "106540352242922" },
-              contacts: [{ profile: { name: "Kerry" }, wa_id: "12025551000" }],
-              messages: [
-                {
-                  from: "12025551000",
-                  id,
-                  timestamp: at(7),
-                  type: "text",
-                  text: { body: "STOP please" },
-                  context: { from: "15550783881", id: contextId },
-                },
-              ],
-            },
-          },
-        ],
+        from: "12025551000",
+        id,
+        timestamp: at(7),
+        type: "text",
+        text: { body: "STOP please" },
+        context: { from: "15550783881", id: contextId },
       },
     ],
   });

@@ -12,6 +12,7 @@ import {
 } from "@switchboard/channels/whatsapp";
 import {
   type BatchContent,
+  ProductCode,
   type SendableTemplate,
   type TemplateSyncResult,
   type WhatsappChannelConfig,
@@ -163,7 +164,7 @@ export async function sendableTemplates(
  * synced is not checked: there is nothing to check against (WhatsApp answers for it at send time).
  */
 export async function assertTemplateFits(db: Db, channelIds: readonly number[], content: BatchContent): Promise<void> {
-  if (content.product !== 2000 || content.body.type !== "template" || channelIds.length === 0) return;
+  if (content.product !== ProductCode.WS || content.body.type !== "template" || channelIds.length === 0) return;
   const body = content.body;
   const synced = await db.whatsappTemplate.groupBy({
     by: ["channelId"],
