@@ -104,6 +104,23 @@ describe("syncing a WS channel's templates", () => {
     expect(b.body.message).toContain("nothing was changed");
     expect(await t.prisma.whatsappTemplate.count({ where: { channelId: badToken } })).toBe(0);
 
+    const sms = await call<{ id: number }>(t.app, "POST", "/channel/create", {
+      token: w.admin.token,
+      body: {
+        name: `sms ${Date.now()}`,
+        kind: "smpp",
+        config: { host: "127.0.0.1", port: 2775, systemId: "x", password: "y" },
+      },
+    });
+    expect(sms.body.code, sms.body.message).toBe(0);
+    const e = await call(t.app, "POST", "/channel/whatsapp/templates/sync", {
+      token: w.admin.token,
+      lang: "en",
+      body: { id: sms.body.data.id },
+    });
+    expect(e.status).toBe(400);
+    expect(e.body.message).toContain("only WhatsApp channels have message templates");
+
     const other = await makeWorld(t);
     const foreign = await waChannel(other.admin.token);
     const c = await call(t.app, "POST", "/channel/whatsapp/templates/sync", {
