@@ -380,6 +380,9 @@ describe("price lists", () => {
       dialCode: "1",
       unitPrice: "0.0500",
       screeningPrice: null,
+      marketingPrice: null,
+      utilityPrice: null,
+      authenticationPrice: null,
       source: "default",
     });
     expect(row(everything, "DE")).toMatchObject({ unitPrice: null, source: null });

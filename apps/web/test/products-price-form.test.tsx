@@ -110,6 +110,33 @@ describe("price form", () => {
     });
   });
 
+  it("offers template category prices on a WS product only, and sends one alone", async () => {
+    const { posts } = renderForm({ product: { ...product, code: 2000, name: "WhatsApp" } });
+    expect(await screen.findByText("营销模板单价（CNY）")).toBeInTheDocument();
+    expect(screen.getByText("验证码类（AUTHENTICATION）模板消息的价格；不填按消息单价")).toBeInTheDocument();
+    await userEvent.type(screen.getByTestId("price-form-marketingPrice"), "0.05");
+    await userEvent.type(screen.getByTestId("price-form-authenticationPrice"), "0.00001");
+    expect(await screen.findByText("单价必须大于 0，最多 4 位小数")).toBeInTheDocument();
+    await submit();
+    expect(posts()).toHaveLength(0);
+    await userEvent.clear(screen.getByTestId("price-form-authenticationPrice"));
+    await submit();
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]?.body).toEqual({
+      productId: 3,
+      action: 1,
+      countryScope: 1,
+      countryCodes: [],
+      marketingPrice: "0.05",
+    });
+  });
+
+  it("shows no category prices on an SMS product", async () => {
+    renderForm();
+    await screen.findByTestId("price-form-unit-price");
+    expect(screen.queryByTestId("price-form-marketingPrice")).not.toBeInTheDocument();
+  });
+
   it("needs countries for scopes 2 and 3 and sends the chosen ones", async () => {
     const { posts } = renderForm({ user: { id: 9, label: "customer" } });
     await userEvent.click(await screen.findByLabelText("仅所列国家"));

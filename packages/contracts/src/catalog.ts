@@ -141,17 +141,30 @@ const priceChange = {
   action: z.literal(Object.values(PriceAction)),
   countryScope: countryScopeCode(),
   countryCodes: countryCodeList().default([]),
-  /** Action 1 (set) needs this or screeningPrice; ignored for action 2 (clear, which removes both). */
+  /** Action 1 (set) needs this or one of the prices below; ignored for action 2 (clear, which removes them all). */
   unitPrice: unitPriceAmount().optional(),
   /** Per number screened (task type 1); set alone, it changes countries that already have a price. */
   screeningPrice: unitPriceAmount().optional(),
+  /**
+   * WS products only: a template message of that category (WhatsApp bills marketing, utility and authentication
+   * conversations apart); unset, the message price applies. Set alone, like screeningPrice.
+   */
+  marketingPrice: unitPriceAmount().optional(),
+  utilityPrice: unitPriceAmount().optional(),
+  authenticationPrice: unitPriceAmount().optional(),
 };
 
+/** The prices a row carries beside its message price, each optional. */
+export const EXTRA_PRICES = ["screeningPrice", "marketingPrice", "utilityPrice", "authenticationPrice"] as const;
+/** Of those, the WS template categories' (WhatsApp's MARKETING, UTILITY, AUTHENTICATION). */
+export const CATEGORY_PRICES = ["marketingPrice", "utilityPrice", "authenticationPrice"] as const;
+export type ExtraPrice = (typeof EXTRA_PRICES)[number];
+
 function requireUnitPriceToSet(
-  v: { action: number; unitPrice?: bigint | undefined; screeningPrice?: bigint | undefined },
+  v: { action: number; unitPrice?: bigint | undefined } & Partial<Record<ExtraPrice, bigint | undefined>>,
   ctx: z.RefinementCtx,
 ) {
-  if (v.action === PriceAction.SET && v.unitPrice === undefined && v.screeningPrice === undefined) {
+  if (v.action === PriceAction.SET && v.unitPrice === undefined && EXTRA_PRICES.every((k) => v[k] === undefined)) {
     ctx.addIssue({ code: "custom", path: ["unitPrice"], params: { i18n: "validation.required" } });
   }
 }
@@ -196,6 +209,10 @@ export const priceItem = z.object({
   unitPrice: z.string().nullable(),
   /** The effective screening price per number (task type 1), null when the country cannot be screened. */
   screeningPrice: z.string().nullable(),
+  /** WS: the price set for a template message of each category; null: the message price applies. */
+  marketingPrice: z.string().nullable(),
+  utilityPrice: z.string().nullable(),
+  authenticationPrice: z.string().nullable(),
   /** "customer": the user's own price; "default": the tenant's default price. */
   source: priceSource.nullable(),
   /** When an agent looks at a customer's prices: the agent's own cost (the floor of what it may set). */
@@ -230,6 +247,10 @@ export const userProductPriceItem = z.object({
   dialCode: z.string(),
   /** Per message; per segment for SMS. */
   unitPrice: z.string(),
+  /** WS products: what a template message of each category costs (its own price, else the message price). */
+  marketingPrice: z.string().optional(),
+  utilityPrice: z.string().optional(),
+  authenticationPrice: z.string().optional(),
   source: priceSource,
   currency: z.string(),
 });

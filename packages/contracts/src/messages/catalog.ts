@@ -15,7 +15,11 @@ export const catalogMessages = {
   },
   "price.screening_needs_price": {
     zh: "{country} 还没有价格：请同时设置消息单价",
-    en: "{country} has no price yet: set its message price with the screening price",
+    en: "{country} has no price yet: set its message price with the screening or category price",
+  },
+  "price.category_ws_only": {
+    zh: "模板类别价格（营销、通知、验证）只适用于 WhatsApp 产品",
+    en: "template category prices (marketing, utility, authentication) apply to WhatsApp products only",
   },
   "price.below_cost": {
     zh: "{country} 的价格 {price} 低于您的成本价 {floor}",

@@ -23,7 +23,7 @@ import {
 } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
-import { assertTemplateFits } from "../channels/whatsapp-templates.service";
+import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
@@ -94,6 +94,7 @@ class CountryPricing {
       units: number;
       fallback: FallbackAsk | null;
       taskType: number;
+      template: { name: string; language: string } | null;
     },
   ) {}
 
@@ -297,6 +298,7 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         units: spec.units,
         fallback: await fallbackAsk(tx, customer.tenantId, spec.content),
         taskType: spec.taskType,
+        template: templateOf(spec.content),
       });
       const recipients = new RecipientWriter(
         tx,

@@ -18,6 +18,7 @@ import {
 import { parseInput } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
 import { canSubmitBatches } from "../authentication/authentication.policy";
+import { templateOf } from "../channels/whatsapp-templates.service";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
 import {
@@ -86,6 +87,7 @@ async function summarise(
     units,
     countryCodes: [...perCountry.keys()],
     taskType: input.taskType,
+    template: templateOf(input.content),
   });
   let valid = 0;
   let windowClosed = 0;

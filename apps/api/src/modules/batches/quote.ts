@@ -19,8 +19,11 @@ import {
   type PriceFailure,
   type PriceResolution,
   resolveUnitPrices,
+  TEMPLATE_KINDS,
+  type TemplatePriceKind,
 } from "../catalog/price-resolution";
 import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "../channels/channel-resolution";
+import { templateCategories } from "../channels/whatsapp-templates.service";
 
 export type CountryQuote =
   | {
@@ -115,6 +118,8 @@ export async function quoteBatch(
     fallback?: FallbackAsk | null;
     /** Screening (1) is priced by the screening price and needs channels that can check numbers. */
     taskType?: number;
+    /** A WS template message: priced by the template's category on the channel that carries it. */
+    template?: { name: string; language: string } | null;
   },
 ): Promise<BatchQuote> {
   const screening = input.taskType === TaskType.SCREENING;
@@ -136,6 +141,7 @@ export async function quoteBatch(
     fallbackAsk ? resolveChannels(db, fallbackAsk) : null,
   ]);
   const canScreen = screening ? await screeningChannels(db, channels) : null;
+  if (!screening && input.template) await priceByCategory(db, ask, input.template, channels, prices);
   const countries = new Map<string, CountryQuote>();
   for (const code of new Set(input.countryCodes)) {
     const price = prices.get(code)!;
@@ -148,6 +154,32 @@ export async function quoteBatch(
     countries.set(code, countryQuote(price, channels.get(code)!, input.units, fallback, canScreen));
   }
   return { countries };
+}
+
+/**
+ * WhatsApp bills a template message by its category: the countries whose channel has the template synced get
+ * that category's price (price-resolution.ts: its own price, else the message price), replacing the message price.
+ */
+async function priceByCategory(
+  db: Db,
+  ask: { customerId: number; productId: number },
+  template: { name: string; language: string },
+  channels: Map<string, ChannelResolution>,
+  prices: Map<string, PriceResolution>,
+): Promise<void> {
+  const ids = [...new Set([...channels.values()].map(usableChannel).filter((id) => id !== null))];
+  const categories = await templateCategories(db, ids, template);
+  const byKind = new Map<TemplatePriceKind, string[]>();
+  for (const [code, channel] of channels) {
+    const id = usableChannel(channel);
+    const kind = id === null ? undefined : categories.get(id);
+    if (!kind || !(TEMPLATE_KINDS as readonly string[]).includes(kind)) continue;
+    byKind.set(kind as TemplatePriceKind, [...(byKind.get(kind as TemplatePriceKind) ?? []), code]);
+  }
+  for (const [kind, countryCodes] of byKind) {
+    const priced = await resolveUnitPrices(db, { ...ask, countryCodes, kind });
+    for (const [code, price] of priced) prices.set(code, price);
+  }
 }
 
 /** Of the channels the countries resolved to, those that can screen numbers (one query). */

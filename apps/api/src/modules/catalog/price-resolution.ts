@@ -10,7 +10,9 @@
 // of countries). An agent's cost price is the same lookup with the agent as the "customer".
 //
 // Screening (task type 1) has a price of its own per number, in the same rows (screeningPrice): a user's row
-// without one leaves the default's screening price in force.
+// without one leaves the default's screening price in force. A WS template message is priced by its template's
+// category (marketingPrice, utilityPrice, authenticationPrice: WhatsApp bills per category and country) the
+// same way, and where neither row has that category's price, by the message price.
 import { inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { activeProductOfCustomer } from "./customer-product";
@@ -27,8 +29,23 @@ export type PriceFailure =
   | "country_not_served"
   | "no_price";
 
-/** What is priced: a message (per segment for SMS) or one number screened. */
-export type PriceKind = "message" | "screening";
+/** A WS template message's category, as WhatsApp names it in lower case: what its price is looked up by. */
+export const TEMPLATE_KINDS = ["marketing", "utility", "authentication"] as const;
+export type TemplatePriceKind = (typeof TEMPLATE_KINDS)[number];
+
+/** What is priced: a message (per segment for SMS), one number screened, or a WS template message by category. */
+export type PriceKind = "message" | "screening" | TemplatePriceKind;
+
+/** The price row's column of each kind but "message" (unitPrice). */
+export const PRICE_COLUMN = {
+  screening: "screeningPrice",
+  marketing: "marketingPrice",
+  utility: "utilityPrice",
+  authentication: "authenticationPrice",
+} as const satisfies Record<Exclude<PriceKind, "message">, string>;
+
+const isTemplateKind = (kind: PriceKind): kind is TemplatePriceKind =>
+  (TEMPLATE_KINDS as readonly string[]).includes(kind);
 
 export type PriceResolution = ({ ok: true } & EffectivePrice) | { ok: false; reason: PriceFailure };
 
@@ -41,9 +58,23 @@ export const PRICE_FAILURE_MESSAGE: Record<PriceFailure, MessageKey> = {
   no_price: "price.no_price",
 };
 
+const priceSelect = {
+  countryCode: true,
+  unitPrice: true,
+  screeningPrice: true,
+  marketingPrice: true,
+  utilityPrice: true,
+  authenticationPrice: true,
+} as const;
+type PriceRow = { countryCode: string; unitPrice: bigint } & Record<
+  (typeof PRICE_COLUMN)[keyof typeof PRICE_COLUMN],
+  bigint | null
+>;
+
 /**
  * The user's own price, else the default, for each country that has either (countries with neither are absent).
- * userId null: defaults only. No status or scope checks: that is resolveUnitPrices' job.
+ * userId null: defaults only. No status or scope checks: that is resolveUnitPrices' job. A template category
+ * without a price of its own costs the message price, unless `exact` (what the price pages show as set).
  */
 export async function effectivePrices(
   db: Db,
@@ -51,26 +82,33 @@ export async function effectivePrices(
   productId: number,
   countryCodes: readonly string[],
   kind: PriceKind = "message",
+  exact = false,
 ): Promise<Map<string, EffectivePrice>> {
   const codes = [...new Set(countryCodes)];
-  const result = new Map<string, EffectivePrice>();
-  if (codes.length === 0) return result;
-  const select = { countryCode: true, unitPrice: true, screeningPrice: true } as const;
-  const priceOf = (row: { unitPrice: bigint; screeningPrice: bigint | null }) =>
-    kind === "message" ? row.unitPrice : row.screeningPrice;
-  const defaults = await db.price.findMany({ where: { productId, countryCode: { in: codes } }, select });
-  for (const d of defaults) {
-    const unitPrice = priceOf(d);
-    if (unitPrice !== null) result.set(d.countryCode, { unitPrice, source: "default" });
-  }
+  if (codes.length === 0) return new Map();
+  const rows: Array<{ row: PriceRow; source: PriceSource }> = (
+    await db.price.findMany({ where: { productId, countryCode: { in: codes } }, select: priceSelect })
+  ).map((row) => ({ row, source: "default" }));
   if (userId !== null) {
-    const own = await db.customerPrice.findMany({ where: { productId, userId, countryCode: { in: codes } }, select });
-    for (const o of own) {
-      const unitPrice = priceOf(o);
-      if (unitPrice !== null) result.set(o.countryCode, { unitPrice, source: "customer" });
-    }
+    const own = await db.customerPrice.findMany({
+      where: { productId, userId, countryCode: { in: codes } },
+      select: priceSelect,
+    });
+    rows.push(...own.map((row) => ({ row, source: "customer" as const })));
   }
-  return result;
+  // defaults first, then the user's own rows: the later (more specific) price wins
+  const pick = (k: PriceKind) => {
+    const found = new Map<string, EffectivePrice>();
+    for (const { row, source } of rows) {
+      const unitPrice = k === "message" ? row.unitPrice : row[PRICE_COLUMN[k]];
+      if (unitPrice !== null) found.set(row.countryCode, { unitPrice, source });
+    }
+    return found;
+  };
+  const priced = pick(kind);
+  if (!isTemplateKind(kind) || exact) return priced;
+  for (const [code, message] of pick("message")) if (!priced.has(code)) priced.set(code, message);
+  return priced;
 }
 
 function everyCountry(codes: readonly string[], resolution: PriceResolution): Map<string, PriceResolution> {

@@ -3,9 +3,12 @@
 // and the price lists of the admin/agent price pages and the customer's price-list modal.
 import {
   ActiveStatus,
+  CATEGORY_PRICES,
   CountryScope,
   type CustomerPriceSetBody,
   type DefaultPriceSetBody,
+  EXTRA_PRICES,
+  type ExtraPrice,
   formatMoney,
   inCountryScope,
   type Lang,
@@ -14,6 +17,7 @@ import {
   type PriceList,
   type PriceListQuery,
   type PriceSetResult,
+  ProductCode,
   type UserProductPriceItem,
   type UserProductPriceQuery,
   UserType,
@@ -24,7 +28,7 @@ import { pageArgs } from "../../lib/listing";
 import { actingTenant, priceHoldersWhere, priceTargetsWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { allCountries, countryCodesInScope, countryName, knownCountryCodes, matchesCountry } from "./countries.service";
-import { effectivePrices, type PriceKind } from "./price-resolution";
+import { effectivePrices, type PriceKind, TEMPLATE_KINDS, type TemplatePriceKind } from "./price-resolution";
 import { findProduct, type ProductRow } from "./products.service";
 
 export async function tenantCurrency(db: Db, tenantId: number): Promise<string> {
@@ -66,7 +70,8 @@ export async function setDefaultPrices(prisma: PrismaClient, p: Principal, body:
     });
     return { action: body.action, countries: count } satisfies PriceSetResult;
   }
-  const { unitPrice, screeningPrice } = body;
+  const { unitPrice } = body;
+  const extras = extraPrices(product, body);
   const where = { productId: product.id, countryCode: { in: countries } };
   await prisma.$transaction(async (tx) => {
     if (unitPrice === undefined) await assertPriced(tx.price, where, countries);
@@ -81,7 +86,7 @@ export async function setDefaultPrices(prisma: PrismaClient, p: Principal, body:
         })),
         skipDuplicates: true,
       });
-    await tx.price.updateMany({ where, data: { unitPrice, screeningPrice, updatedById: p.userId } });
+    await tx.price.updateMany({ where, data: { unitPrice, ...extras, updatedById: p.userId } });
   });
   return { action: body.action, countries: countries.length } satisfies PriceSetResult;
 }
@@ -125,11 +130,12 @@ export async function setCustomerPrices(prisma: PrismaClient, p: Principal, body
     const { count } = await prisma.customerPrice.deleteMany({ where });
     return { action: body.action, countries: count } satisfies PriceSetResult;
   }
-  const { unitPrice, screeningPrice } = body;
+  const { unitPrice } = body;
+  const extras = extraPrices(product, body);
   if (p.type === UserType.AGENT) {
     if (unitPrice !== undefined) await assertNotBelowCost(prisma, p.userId, product.id, countries, unitPrice);
-    if (screeningPrice !== undefined)
-      await assertNotBelowCost(prisma, p.userId, product.id, countries, screeningPrice, "screening");
+    for (const [field, price] of Object.entries(extras) as Array<[ExtraPrice, bigint]>)
+      await assertNotBelowCost(prisma, p.userId, product.id, countries, price, KIND_OF[field]);
   }
   await prisma.$transaction(async (tx) => {
     if (unitPrice === undefined) await assertPriced(tx.customerPrice, where, countries);
@@ -144,12 +150,34 @@ export async function setCustomerPrices(prisma: PrismaClient, p: Principal, body
         })),
         skipDuplicates: true,
       });
-    await tx.customerPrice.updateMany({ where, data: { unitPrice, screeningPrice, updatedById: p.userId } });
+    await tx.customerPrice.updateMany({ where, data: { unitPrice, ...extras, updatedById: p.userId } });
   });
   return { action: body.action, countries: countries.length } satisfies PriceSetResult;
 }
 
 const money = (v: bigint | undefined) => (v === undefined ? null : formatMoney(v));
+
+const KIND_OF: Record<ExtraPrice, Exclude<PriceKind, "message">> = {
+  screeningPrice: "screening",
+  marketingPrice: "marketing",
+  utilityPrice: "utility",
+  authenticationPrice: "authentication",
+};
+
+/** The extra prices a change sets (those given); category prices only on a WS product. */
+function extraPrices(
+  product: ProductRow,
+  body: Partial<Record<ExtraPrice, bigint | undefined>>,
+): Partial<Record<ExtraPrice, bigint>> {
+  const set: Partial<Record<ExtraPrice, bigint>> = {};
+  for (const field of EXTRA_PRICES) {
+    const price = body[field];
+    if (price !== undefined) set[field] = price;
+  }
+  if (product.code !== ProductCode.WS && CATEGORY_PRICES.some((field) => field in set))
+    throw badRequest("price.category_ws_only");
+  return set;
+}
 
 /**
  * A screening price set on its own lands on rows that exist: a row needs its message price, so a country
@@ -191,6 +219,16 @@ export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: 
   const codes = page.map((c) => c.code);
   const prices = await effectivePrices(db, subjectId, product.id, codes);
   const screening = await effectivePrices(db, subjectId, product.id, codes, "screening");
+  const categories = new Map(
+    product.code === ProductCode.WS
+      ? await Promise.all(
+          TEMPLATE_KINDS.map(
+            async (k) => [k, await effectivePrices(db, subjectId, product.id, codes, k, true)] as const,
+          ),
+        )
+      : [],
+  );
+  const categoryPrice = (k: TemplatePriceKind, code: string) => money(categories.get(k)?.get(code)?.unitPrice);
   const costs = costOf === null ? null : await effectivePrices(db, costOf, product.id, codes);
 
   const list = page.map((c): PriceItem => {
@@ -201,6 +239,9 @@ export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: 
       dialCode: c.dialCode,
       unitPrice: money(price?.unitPrice),
       screeningPrice: money(screening.get(c.code)?.unitPrice),
+      marketingPrice: categoryPrice("marketing", c.code),
+      utilityPrice: categoryPrice("utility", c.code),
+      authenticationPrice: categoryPrice("authentication", c.code),
       source: price?.source ?? null,
       ...(costs ? { costPrice: money(costs.get(c.code)?.unitPrice) } : {}),
     };
@@ -243,15 +284,16 @@ export async function userProductPrices(db: Db, p: Principal, q: UserProductPric
   const rows: UserProductPriceItem[] = [];
   for (const product of products) {
     const served = countries.filter((c) => inCountryScope(product.countryScope, product.countryCodes, c.code));
-    const prices = await effectivePrices(
-      db,
-      user.id,
-      product.id,
-      served.map((c) => c.code),
-    );
+    const codes = served.map((c) => c.code);
+    const prices = await effectivePrices(db, user.id, product.id, codes);
+    const categories =
+      product.code === ProductCode.WS
+        ? await Promise.all(TEMPLATE_KINDS.map((k) => effectivePrices(db, user.id, product.id, codes, k)))
+        : null;
     for (const c of served) {
       const price = prices.get(c.code);
       if (!price) continue;
+      const byCategory = categories?.map((m) => formatMoney(m.get(c.code)?.unitPrice ?? price.unitPrice));
       rows.push({
         productId: product.id,
         productCode: product.code,
@@ -260,6 +302,9 @@ export async function userProductPrices(db: Db, p: Principal, q: UserProductPric
         countryName: countryName(c, lang),
         dialCode: c.dialCode,
         unitPrice: formatMoney(price.unitPrice),
+        ...(byCategory
+          ? { marketingPrice: byCategory[0], utilityPrice: byCategory[1], authenticationPrice: byCategory[2] }
+          : {}),
         source: price.source,
         currency,
       });

@@ -201,3 +201,26 @@ export async function assertTemplateFits(db: Db, channelIds: readonly number[], 
     if (mismatch) throw badRequest("batch.template_buttons", { name: body.name, expected: mismatch.expected });
   }
 }
+
+/** The template a WS batch's content names, or null for any other content. */
+export function templateOf(content: BatchContent | undefined): { name: string; language: string } | null {
+  if (content?.product !== ProductCode.WS || content.body.type !== "template") return null;
+  return { name: content.body.name, language: content.body.language };
+}
+
+/**
+ * The category (lower case: marketing, utility, authentication) of a template on each channel that has it synced:
+ * what a template message sent through that channel is priced by. Channels without it are absent.
+ */
+export async function templateCategories(
+  db: Db,
+  channelIds: readonly number[],
+  template: { name: string; language: string },
+): Promise<Map<number, string>> {
+  if (channelIds.length === 0) return new Map();
+  const rows = await db.whatsappTemplate.findMany({
+    where: { channelId: { in: [...channelIds] }, name: template.name, language: template.language },
+    select: { channelId: true, category: true },
+  });
+  return new Map(rows.map((r) => [r.channelId, r.category.toLowerCase()]));
+}

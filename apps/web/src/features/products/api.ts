@@ -69,6 +69,9 @@ export interface PriceChange extends Record<string, unknown> {
   countryCodes: string[];
   unitPrice?: string;
   screeningPrice?: string;
+  marketingPrice?: string;
+  utilityPrice?: string;
+  authenticationPrice?: string;
 }
 
 /** Default prices without a user, a user's own prices with one. */

@@ -130,7 +130,21 @@ export function PriceListModal({ open, onClose, userId }: PriceListModalProps) {
                 title: `${t("unitPrice")}${currency ? ` (${currency})` : ""}`,
                 key: "unitPrice",
                 align: "right",
-                render: (_, r) => <span data-testid="price-list-price">{formatMoney(r.unitPrice)}</span>,
+                render: (_, r) => (
+                  <>
+                    <span data-testid="price-list-price">{formatMoney(r.unitPrice)}</span>
+                    {r.marketingPrice !== undefined && (
+                      // WS: WhatsApp bills a template message by its category
+                      <div data-testid="price-list-categories">
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                          {(["marketingPrice", "utilityPrice", "authenticationPrice"] as const)
+                            .map((f) => `${t(f)} ${formatMoney(r[f] ?? r.unitPrice)}`)
+                            .join(" · ")}
+                        </Typography.Text>
+                      </div>
+                    )}
+                  </>
+                ),
               },
               {
                 title: t("source"),

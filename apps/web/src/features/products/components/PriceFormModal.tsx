@@ -1,5 +1,11 @@
-import { type CountryItem, inCountryScope, type ProductItem } from "@switchboard/contracts";
-import { CountryScope, PriceAction } from "@switchboard/contracts/codes";
+import {
+  type CountryItem,
+  EXTRA_PRICES,
+  type ExtraPrice,
+  inCountryScope,
+  type ProductItem,
+} from "@switchboard/contracts";
+import { CountryScope, PriceAction, ProductCode } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Input, Modal, Radio } from "antd";
 import { errorText } from "../../../lib/error-text";
 import { type PriceChange, usePriceMutation } from "../api";
@@ -19,8 +25,17 @@ export interface PriceFormValues {
   countryScope: 1 | 2 | 3;
   countryCodes?: string[];
   unitPrice?: string;
-  /** Per number screened (task type 1); either price, or both, may be set at once. */
+  /** Per number screened (task type 1); any of the prices, or several, may be set at once. */
   screeningPrice?: string;
+  /** WS products: a template message of that category (unset: the message price applies). */
+  marketingPrice?: string;
+  utilityPrice?: string;
+  authenticationPrice?: string;
+}
+
+/** The prices a form may set beside the message price, for a product of that code. */
+export function extraPriceFields(productCode: number): readonly ExtraPrice[] {
+  return productCode === ProductCode.WS ? EXTRA_PRICES : ["screeningPrice"];
 }
 
 export interface PriceFormModalProps {
@@ -43,7 +58,11 @@ export function priceChangeBody(productId: number, userId: number | undefined, v
     countryScope: v.countryScope,
     countryCodes: v.countryScope === CountryScope.ALL ? [] : (v.countryCodes ?? []),
     ...(v.action === PriceAction.SET && v.unitPrice?.trim() ? { unitPrice: v.unitPrice.trim() } : {}),
-    ...(v.action === PriceAction.SET && v.screeningPrice?.trim() ? { screeningPrice: v.screeningPrice.trim() } : {}),
+    ...Object.fromEntries(
+      EXTRA_PRICES.flatMap((field) =>
+        v.action === PriceAction.SET && v[field]?.trim() ? [[field, v[field].trim()]] : [],
+      ),
+    ),
   };
 }
 
@@ -61,6 +80,11 @@ export function PriceFormModal({ open, product, user, currency, initial, onClose
   const scope = Form.useWatch("countryScope", form) ?? CountryScope.ALL;
 
   const served = (c: CountryItem) => inCountryScope(product.countryScope, product.countryCodes, c.code);
+  const extras = extraPriceFields(product.code);
+  const priceRule = {
+    validator: (_: unknown, v: string | undefined) =>
+      !v?.trim() || isValidUnitPrice(v) ? Promise.resolve() : Promise.reject(new Error(t("price.unitPriceInvalid"))),
+  };
 
   async function submit(values: PriceFormValues) {
     const result = await mutation.mutateAsync(priceChangeBody(product.id, user?.id, values)).catch(() => null);
@@ -128,42 +152,37 @@ export function PriceFormModal({ open, product, user, currency, initial, onClose
             name="unitPrice"
             label={t("price.unitPrice", { currency })}
             extra={t("price.unitPriceHint")}
-            dependencies={["screeningPrice"]}
+            dependencies={[...extras]}
             rules={[
               {
-                // One of the two prices at least: a screening price alone changes countries that have a price.
+                // One price at least: another price alone changes countries that have a message price.
                 validator: (_, v: string | undefined) =>
-                  v?.trim() || form.getFieldValue("screeningPrice")?.trim()
+                  v?.trim() || extras.some((f) => form.getFieldValue(f)?.trim())
                     ? Promise.resolve()
                     : Promise.reject(new Error(t("price.unitPriceRequired"))),
               },
-              {
-                validator: (_, v: string | undefined) =>
-                  !v?.trim() || isValidUnitPrice(v)
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t("price.unitPriceInvalid"))),
-              },
+              priceRule,
             ]}
           >
             <Input inputMode="decimal" autoComplete="off" data-testid="price-form-unit-price" />
           </Form.Item>
         ) : null}
         {action === PriceAction.SET ? (
-          <Form.Item
-            name="screeningPrice"
-            label={t("price.screeningPrice", { currency })}
-            extra={t("price.screeningPriceHint")}
-            rules={[
-              {
-                validator: (_, v: string | undefined) =>
-                  !v?.trim() || isValidUnitPrice(v)
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t("price.unitPriceInvalid"))),
-              },
-            ]}
-          >
-            <Input inputMode="decimal" autoComplete="off" data-testid="price-form-screening-price" />
-          </Form.Item>
+          extras.map((field) => (
+            <Form.Item
+              key={field}
+              name={field}
+              label={t(`price.${field}`, { currency })}
+              extra={t(`price.${field}Hint`)}
+              rules={[priceRule]}
+            >
+              <Input
+                inputMode="decimal"
+                autoComplete="off"
+                data-testid={`price-form-${field === "screeningPrice" ? "screening-price" : field}`}
+              />
+            </Form.Item>
+          ))
         ) : (
           <Alert type="info" showIcon title={user ? t("price.clearHint.user") : t("price.clearHint.default")} />
         )}

@@ -1,6 +1,6 @@
 import type { PriceItem } from "@switchboard/contracts";
 import { CountryScope, PriceAction, UserType } from "@switchboard/contracts/codes";
-import { Alert, App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
+import { Alert, App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { LoadError } from "../../../components/LoadError";
@@ -9,7 +9,7 @@ import { useSearchParamSetter } from "../../../hooks/use-url-filters";
 import { formatMoney } from "../../../lib/format";
 import { useAllProducts, usePriceMutation, usePrices } from "../api";
 import { messages } from "../messages";
-import { PriceFormModal, type PriceFormValues } from "./PriceFormModal";
+import { extraPriceFields, PriceFormModal, type PriceFormValues } from "./PriceFormModal";
 import { UserPicker } from "./UserPicker";
 
 const PRICE_USER_TYPES = [UserType.AGENT, UserType.USER] as const;
@@ -157,12 +157,17 @@ export function PricesPanel() {
               render: (v: string | null) =>
                 v === null ? <Typography.Text type="secondary">{t("price.noPrice")}</Typography.Text> : formatMoney(v),
             },
-            {
-              title: `${t("price.col.screeningPrice")} (${prices.data?.currency ?? ""})`,
-              dataIndex: "screeningPrice",
-              align: "right",
+            ...extraPriceFields(product?.code ?? 0).map((field) => ({
+              title:
+                field === "screeningPrice" ? (
+                  `${t("price.col.screeningPrice")} (${prices.data?.currency ?? ""})`
+                ) : (
+                  <Tooltip title={t("price.col.categoryHint")}>{t(`price.col.${field}`)}</Tooltip>
+                ),
+              dataIndex: field,
+              align: "right" as const,
               render: (v: string | null | undefined) => (v ? formatMoney(v) : "-"),
-            },
+            })),
             {
               title: t("price.col.source"),
               dataIndex: "source",
@@ -184,7 +189,9 @@ export function PricesPanel() {
                           countryScope: CountryScope.INCLUDE,
                           countryCodes: [r.countryCode],
                           unitPrice: r.unitPrice ?? undefined,
-                          screeningPrice: r.screeningPrice ?? undefined,
+                          ...Object.fromEntries(
+                            extraPriceFields(product?.code ?? 0).map((f) => [f, r[f] ?? undefined]),
+                          ),
                         })
                       }
                       data-testid={`price-set-${r.countryCode}`}
