@@ -126,6 +126,54 @@ describe("message batches in Chromium", () => {
     await page.context().close();
   });
 
+  it("a customer picks a WhatsApp template, fills its body, header and button, and the batch reaches 22", async () => {
+    const page = await h.newPage();
+    await signIn(page, "/login", "customer", "Customer123", /\/app\/dashboard/);
+    await page.goto("/app/ws/message/task");
+    await page.getByTestId("batch-table").waitFor();
+    await page.getByTestId("new-task").click();
+    const modal = page.getByTestId("task-modal");
+    await modal.waitFor();
+    await page.getByTestId("task-mode-multiple").click();
+    await page.getByTestId("task-numbers").fill("+12025550301\n+12025550302\n+12025550303");
+    await modal.getByText("模板", { exact: true }).click();
+    await page.getByTestId("task-ws-template-pick").click();
+    await page.getByText("spring_offer · en_US · 营销").click();
+    expect(await page.getByTestId("task-ws-template").inputValue()).toBe("spring_offer");
+    await page.getByLabel("参数 1").fill("20%");
+    await page.getByLabel("参数 2").fill("May 31");
+    expect(await page.getByTestId("task-ws-template-preview").innerText()).toBe("20% off everything until May 31.");
+    // the image header and the URL button's suffix are asked for, and checked before anything is sent
+    await page.getByTestId("task-ws-header").fill("http://cdn.example.com/spring.jpg");
+    await page.getByTestId("task-check").click();
+    await modal.getByText("请输入 https 开头的链接").waitFor();
+    await modal.getByText("该按钮的链接需要一个后缀").waitFor();
+    await page.getByTestId("task-ws-header").fill("https://cdn.example.com/spring.jpg");
+    await page.getByTestId("task-ws-button-1").fill("spring?ref=wa");
+    await shot(page, "batches-ws-template-form");
+    await page.getByTestId("task-check").click();
+    const summary = page.getByTestId("task-summary");
+    await summary.waitFor({ timeout: 20_000 });
+    expect((await summary.innerText()).replace(/\s+/g, " ")).toMatch(/有效号码 3/);
+    await page.getByTestId("task-confirm").click();
+    await modal.waitFor({ state: "hidden", timeout: 20_000 });
+
+    const first = page.locator('[data-testid="batch-table"] tbody tr[data-row-key]').first();
+    await first.waitFor();
+    const batchId = (await first.getAttribute("data-row-key")) ?? "";
+    await waitForStatus(rowOf(page, batchId), FINISHED);
+    // what reached WhatsApp: the template with every value the form took
+    const sent = (h.whatsapp?.lastBodies() ?? []).filter((m) =>
+      String((m.body as { to?: string }).to).includes("1202555030"),
+    );
+    expect(sent.filter((m) => m.wamid)).toHaveLength(3);
+    const template = JSON.stringify((sent[0]?.body as { template?: unknown } | undefined)?.template);
+    expect(template).toContain('"name":"spring_offer"');
+    expect(template).toContain("https://cdn.example.com/spring.jpg");
+    expect(template).toContain("spring?ref=wa");
+    await page.context().close();
+  });
+
   it("with review forced, the agent passes a batch in SMS review and watches it reach 'send finished'", async () => {
     const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: "demo" }, select: { id: true } });
     const before = await prisma.tenantSetting.findUniqueOrThrow({

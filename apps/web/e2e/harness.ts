@@ -6,8 +6,13 @@ import type { Server } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
-import { createPrisma } from "@switchboard/db";
+import {
+  type SmscSimulator,
+  startSmscSimulator,
+  startWhatsappSimulator,
+  type WhatsappSimulator,
+} from "@switchboard/channels/simulators";
+import { createPrisma, DEMO_WHATSAPP, demoWhatsappSecrets } from "@switchboard/db";
 import { closeWorkerDeps, createWorkerDeps, type RunningWorkers, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pino from "pino";
@@ -26,6 +31,8 @@ export interface Harness {
   apiUrl: string;
   /** Set when started with `{ workers: true }`: the SMSC simulator the seed's SMS channel now points at. */
   smsc: SmscSimulator | null;
+  /** Set with `{ workers: true }`: the WhatsApp Cloud API simulator the seed's WS channel now points at. */
+  whatsapp: WhatsappSimulator | null;
   webUrl: string;
   browser: Browser;
   newPage: () => Promise<Page>;
@@ -75,6 +82,37 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A WhatsApp Cloud API simulator with the seed's demo credentials and templates, pushing statuses to this API's
+ * webhook of the demo WS channel, which now points at it (as `npm start` runs it, with quick deliveries).
+ */
+async function pointDemoWhatsapp(
+  prisma: ReturnType<typeof createPrisma>,
+  secretKey: string,
+  apiUrl: string,
+): Promise<WhatsappSimulator | null> {
+  const channel = await prisma.channel.findFirst({ where: { kind: "whatsapp", name: DEMO_WHATSAPP.name } });
+  if (!channel) return null;
+  const secrets = demoWhatsappSecrets(secretKey);
+  const sim = await startWhatsappSimulator({
+    accessToken: secrets.accessToken,
+    appSecret: secrets.appSecret,
+    verifyToken: secrets.webhookVerifyToken,
+    phoneNumberId: DEMO_WHATSAPP.phoneNumberId,
+    wabaId: DEMO_WHATSAPP.wabaId,
+    webhookUrl: `${apiUrl}/webhooks/whatsapp/${channel.id}`,
+    deliveryDelayMs: 50,
+    readShare: 1,
+    readDelayMs: 100,
+  });
+  const config = channel.config as Record<string, unknown>;
+  await prisma.channel.update({
+    where: { id: channel.id },
+    data: { config: { ...config, baseUrl: sim.url, contactsCheckUrl: `${sim.url}/v1/contacts` } },
+  });
+  return sim;
+}
+
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI does)`);
   const distDir = opts.distDir ?? process.env.E2E_DIST_DIR ?? path.join(webDir, "dist");
@@ -115,6 +153,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   }
   await api.listen({ host: "127.0.0.1", port: 0 });
   const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+  const whatsapp = opts.workers ? await pointDemoWhatsapp(prisma, config.CHANNEL_SECRET_KEY, apiUrl) : null;
   const web: Server = await startWebServer({
     distDir,
     host: "127.0.0.1",
@@ -139,6 +178,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   return {
     apiUrl,
     smsc,
+    whatsapp,
     webUrl,
     browser,
     newPage: async () => {
@@ -160,6 +200,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await running?.close();
       if (workerDeps) await closeWorkerDeps(workerDeps);
       await smsc?.close();
+      await whatsapp?.close();
       await prisma.$disconnect();
       await redis.quit();
     },

@@ -497,6 +497,70 @@ describe("content of WS and RCS", slow, () => {
     });
   });
 
+  it("asks for a template's header and button values, checks them, and sends them", async () => {
+    const { requests } = stub({
+      "/batch/whatsapp/templates": {
+        body: envelope([
+          {
+            name: "spring_sale",
+            language: "en_US",
+            category: "MARKETING",
+            components: [
+              { type: "HEADER", format: "IMAGE" },
+              { type: "BODY", text: "Hello {{1}}" },
+              {
+                type: "BUTTONS",
+                buttons: [
+                  { type: "URL", text: "Shop", url: "https://shop.example/{{1}}" },
+                  { type: "QUICK_REPLY", text: "Stop" },
+                ],
+              },
+            ],
+            bodyParams: 1,
+            headerKind: "IMAGE",
+            headerParam: true,
+            buttons: [
+              { index: 0, subType: "url" },
+              { index: 1, subType: "quick_reply" },
+            ],
+          },
+        ]),
+      },
+      "POST /user/submit/pre": { body: envelope(preResult({ encoding: null })) },
+    });
+    renderModal(ProductCode.WS);
+    fireEvent.change(await screen.findByTestId("task-number"), { target: { value: "+8613800138000" } });
+    await userEvent.click(screen.getByText("Template"));
+    await userEvent.click(within(screen.getByTestId("task-ws-template-pick")).getByRole("combobox"));
+    await userEvent.click(await screen.findByText("spring_sale · en_US · Marketing"));
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "Ana" } });
+    expect(screen.getByText("Header image link")).toBeInTheDocument();
+    expect(screen.getByText("Button 1: URL suffix")).toBeInTheDocument();
+    expect(screen.getByText("Button 2: quick reply payload (optional)")).toBeInTheDocument();
+    fireEvent.change(screen.getByTestId("task-ws-header"), { target: { value: "http://cdn.example/a.jpg" } });
+    await userEvent.click(screen.getByTestId("task-check"));
+    expect(await screen.findByText("Please enter an https URL")).toBeInTheDocument();
+    expect(screen.getByText("This button's link needs a suffix")).toBeInTheDocument();
+    expect(batchCalls(requests)).toHaveLength(0);
+
+    fireEvent.change(screen.getByTestId("task-ws-header"), { target: { value: "https://cdn.example/a.jpg" } });
+    fireEvent.change(screen.getByTestId("task-ws-button-0"), { target: { value: "spring?ref=ana" } });
+    await userEvent.click(screen.getByTestId("task-check"));
+    await screen.findByTestId("task-summary");
+    expect(batchCalls(requests)[0]?.body).toMatchObject({
+      content: {
+        body: {
+          type: "template",
+          name: "spring_sale",
+          parameters: ["Ana"],
+          header: { type: "image", link: "https://cdn.example/a.jpg" },
+          // the quick reply was left empty: not sent
+          buttons: [{ index: 0, subType: "url", parameter: "spring?ref=ana" }],
+        },
+      },
+    });
+  });
+
   it("previews the RCS card as it is typed", async () => {
     renderModal(ProductCode.RCS);
     expect(await screen.findByText("The preview appears as you type")).toBeInTheDocument();

@@ -95,6 +95,17 @@ export interface SuggestionDraft {
   value: string;
 }
 
+export type WsHeaderType = "text" | "image" | "document" | "video";
+export interface WsButtonDraft {
+  index: number;
+  subType: "url" | "quick_reply";
+  parameter: string;
+}
+
+/** WhatsApp's limits on a template header's text and a button's value. */
+const WS_HEADER_TEXT_MAX = 60;
+const WS_BUTTON_PARAMETER_MAX = 256;
+
 export interface ContentDraft {
   smsText: string;
   senderId: string;
@@ -103,6 +114,11 @@ export interface ContentDraft {
   wsTemplate: string;
   wsLanguage: string;
   wsParameters: string[];
+  /** The chosen template's header variable: its kind ("" without one) and value (text, or the media's https link). */
+  wsHeaderType: WsHeaderType | "";
+  wsHeader: string;
+  /** The chosen template's dynamic buttons: a URL button's suffix (required), a quick reply's payload (optional). */
+  wsButtons: WsButtonDraft[];
   rcsType: "text" | "card";
   rcsText: string;
   rcsTitle: string;
@@ -120,6 +136,9 @@ export const emptyDraft = (): ContentDraft => ({
   wsTemplate: "",
   wsLanguage: "",
   wsParameters: [],
+  wsHeaderType: "",
+  wsHeader: "",
+  wsButtons: [],
   rcsType: "text",
   rcsText: "",
   rcsTitle: "",
@@ -223,9 +242,38 @@ export function buildContent(
           problems[`wsParameters.${i}`] = { key: "common.tooLong", params: { max: WS_PARAMETER_MAX } };
         }
       });
+      const header = d.wsHeader.trim();
+      if (d.wsHeaderType === "text") {
+        if (header === "") problems.wsHeader = { key: "ws.headerRequired" };
+        else if (header.length > WS_HEADER_TEXT_MAX)
+          problems.wsHeader = { key: "common.tooLong", params: { max: WS_HEADER_TEXT_MAX } };
+      } else if (d.wsHeaderType !== "" && !isHttpUrl(header, ["https:"]))
+        problems.wsHeader = { key: "rcs.mediaInvalid" };
+      d.wsButtons.forEach((b, i) => {
+        const value = b.parameter.trim();
+        if (b.subType === "url" && value === "") problems[`wsButtons.${i}`] = { key: "ws.buttonRequired" };
+        else if (value.length > WS_BUTTON_PARAMETER_MAX) {
+          problems[`wsButtons.${i}`] = { key: "common.tooLong", params: { max: WS_BUTTON_PARAMETER_MAX } };
+        }
+      });
       candidate = {
         product,
-        body: { type: "template", name, language, parameters: d.wsParameters.map((p) => p.trim()) },
+        body: {
+          type: "template",
+          name,
+          language,
+          parameters: d.wsParameters.map((p) => p.trim()),
+          ...(d.wsHeaderType === ""
+            ? {}
+            : {
+                header:
+                  d.wsHeaderType === "text" ? { type: "text", text: header } : { type: d.wsHeaderType, link: header },
+              }),
+          // a quick reply without a payload is left out: WhatsApp then returns the button's text
+          buttons: d.wsButtons
+            .filter((b) => b.parameter.trim() !== "")
+            .map((b) => ({ index: b.index, subType: b.subType, parameter: b.parameter.trim() })),
+        },
       };
     }
   } else {

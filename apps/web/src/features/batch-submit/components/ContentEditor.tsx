@@ -157,6 +157,44 @@ function WsEditor({ draft, onChange, problems }: ContentEditorProps) {
               </Button>
             </Space>
           </Field>
+          {draft.wsHeaderType !== "" && (
+            <Field
+              label={t(draft.wsHeaderType === "text" ? "ws.headerText" : "ws.headerMedia", {
+                kind: t(`ws.headerKind.${draft.wsHeaderType}`),
+              })}
+              htmlFor={`${id}-header`}
+              problem={problems.wsHeader}
+              required
+            >
+              <Input
+                id={`${id}-header`}
+                data-testid="task-ws-header"
+                value={draft.wsHeader}
+                onChange={(e) => onChange({ wsHeader: e.target.value })}
+                placeholder={draft.wsHeaderType === "text" ? undefined : "https://"}
+              />
+            </Field>
+          )}
+          {draft.wsButtons.map((b, i) => (
+            <Field
+              key={`${b.subType}-${b.index}`}
+              label={t(b.subType === "url" ? "ws.buttonUrl" : "ws.buttonPayload", { index: b.index + 1 })}
+              htmlFor={`${id}-button-${i}`}
+              problem={problems[`wsButtons.${i}`]}
+              required={b.subType === "url"}
+            >
+              <Input
+                id={`${id}-button-${i}`}
+                data-testid={`task-ws-button-${b.index}`}
+                value={b.parameter}
+                onChange={(e) =>
+                  onChange({
+                    wsButtons: draft.wsButtons.map((x, j) => (j === i ? { ...x, parameter: e.target.value } : x)),
+                  })
+                }
+              />
+            </Field>
+          ))}
         </>
       )}
     </>

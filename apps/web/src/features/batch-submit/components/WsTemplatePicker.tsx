@@ -1,10 +1,10 @@
 import type { SendableTemplate } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Select, Typography } from "antd";
+import { Select, Typography } from "antd";
 import { batchSubmitKeys, fetchWsTemplates } from "../api/batch-submit";
 import { messages } from "../messages";
-import type { ContentDraft } from "../model";
+import type { ContentDraft, WsHeaderType } from "../model";
 
 const keyOf = (t: { name: string; language: string }) => `${t.name}|${t.language}`;
 
@@ -22,6 +22,34 @@ export function fillTemplateBody(template: SendableTemplate, parameters: readonl
   );
   if (!body || typeof body.text !== "string") return null;
   return body.text.replace(/\{\{\s*(\d{1,2})\s*\}\}/g, (whole, n: string) => parameters[Number(n) - 1] || whole);
+}
+
+const HEADER_TYPES: Record<string, WsHeaderType> = {
+  TEXT: "text",
+  IMAGE: "image",
+  DOCUMENT: "document",
+  VIDEO: "video",
+};
+
+/**
+ * The header and button inputs a template takes: a header value when its header has a variable (text) or is media,
+ * a value per dynamic button. What was typed for the same input is kept.
+ */
+export function templateInputs(
+  template: SendableTemplate,
+  draft: Pick<ContentDraft, "wsHeaderType" | "wsHeader" | "wsButtons">,
+): Pick<ContentDraft, "wsHeaderType" | "wsHeader" | "wsButtons"> {
+  const headerType = (template.headerParam && HEADER_TYPES[template.headerKind ?? ""]) || "";
+  return {
+    wsHeaderType: headerType,
+    wsHeader: headerType !== "" && headerType === draft.wsHeaderType ? draft.wsHeader : "",
+    wsButtons: [...template.buttons]
+      .sort((a, b) => a.index - b.index)
+      .map((b) => ({
+        ...b,
+        parameter: draft.wsButtons.find((d) => d.index === b.index && d.subType === b.subType)?.parameter ?? "",
+      })),
+  };
 }
 
 /**
@@ -68,12 +96,10 @@ export function WsTemplatePicker({
             wsLanguage: picked.language,
             // As many fields as the body takes, keeping what was typed already.
             wsParameters: Array.from({ length: picked.bodyParams }, (_, i) => draft.wsParameters[i] ?? ""),
+            ...templateInputs(picked, draft),
           });
         }}
       />
-      {chosen && (chosen.headerParam || chosen.buttons.some((b) => b.subType === "url")) && (
-        <Alert style={{ marginTop: 8 }} type="info" showIcon title={t("ws.templateNeedsMore")} />
-      )}
       {preview !== null && (
         <Typography.Paragraph
           data-testid="task-ws-template-preview"
