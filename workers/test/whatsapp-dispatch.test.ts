@@ -4,7 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
 import { encryptSecrets } from "@switchboard/channels";
-import { startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
+import { DEMO_TEMPLATES, startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
 import { type BatchContent, BatchStatus, ProductCode } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
@@ -187,6 +187,72 @@ describe("WS batch through the WhatsApp simulator", () => {
     } finally {
       sim.setOptions({ mps: 0, replyShare: 0 });
       await receiver.close();
+    }
+  });
+
+  it("a template paused mid-batch stops the batch: the rest are not sent and refunded, the template marked paused", {
+    timeout: 60_000,
+  }, async () => {
+    const { tenantId } = await demoTenant(prisma);
+    await prisma.whatsappTemplate.create({
+      data: {
+        tenantId,
+        channelId,
+        name: "appointment_reminder",
+        language: "en_US",
+        category: "UTILITY",
+        status: "APPROVED",
+        components: [],
+        bodyParams: 2,
+        headerKind: "TEXT",
+        headerParam: true,
+        buttonParams: [],
+        syncedAt: new Date(),
+      },
+    });
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(300);
+    sim.reset();
+    sim.setOptions({ mps: 50 });
+    try {
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phones, {
+        content: {
+          product: ProductCode.WS,
+          body: {
+            type: "template",
+            name: "appointment_reminder",
+            language: "en_US",
+            parameters: ["May 3", "10:00"],
+            header: { type: "text", text: "Dr Chen" },
+            buttons: [],
+          },
+        },
+        prices: () => ({ price: 100n }),
+      });
+      await h.deps.queues.dispatchBatches([batchId]);
+      await waitFor("some sent", async () => (sim.stats().messagesAccepted >= 40 ? true : undefined), 20_000);
+      sim.setOptions({
+        templates: DEMO_TEMPLATES.map((d) => (d.name === "appointment_reminder" ? { ...d, status: "PAUSED" } : d)),
+      });
+      const batch = await waitSettled(prisma, batchId, 30_000);
+      const accepted = sim.stats().messagesAccepted;
+      const paused = sim.stats().failuresByCode["132015"] ?? 0;
+      expect(batch.status).toBe(BatchStatus.SEND_FAILED);
+      expect(batch.successCount).toBe(accepted);
+      expect(accepted).toBeLessThan(phones.length);
+      // Only what was in flight when WhatsApp paused the template met the refusal; the rest never left.
+      expect(paused).toBeGreaterThan(0);
+      expect(paused).toBeLessThan(20);
+      expect(await prisma.recipient.count({ where: { batchId: BigInt(batchId), errorCode: "132015" } })).toBe(paused);
+      expect(batch.refunded).toBe(cost - BigInt(accepted) * 100n);
+      expect(batch.reason).toContain("template_refused");
+      const row = await prisma.whatsappTemplate.findFirstOrThrow({
+        where: { channelId, name: "appointment_reminder" },
+      });
+      expect(row.status).toBe("PAUSED");
+    } finally {
+      sim.setOptions({ mps: 0, templates: DEMO_TEMPLATES });
+      await prisma.whatsappTemplate.deleteMany({ where: { channelId } });
     }
   });
 

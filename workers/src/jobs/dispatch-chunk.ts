@@ -18,6 +18,7 @@
 //     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
 import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
+import { WA_ERROR } from "@switchboard/channels/whatsapp";
 import type { DispatchChunkJob } from "@switchboard/contracts";
 import {
   ActiveStatus,
@@ -187,6 +188,11 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
       }),
     };
     const result = await sendWithRetries(sender, recipients);
+    if (result.templateRefused) {
+      await refuseTemplate(deps, channel.id, content.data, result.templateRefused);
+      await failSendingBatch(deps, job.batchId, "template_refused");
+      return;
+    }
     if (result.stopped) return;
     if (result.left.length > 0) {
       if (attempt.number < attempt.max) throw new ChunkIncomplete(result.left.length, result.lastErrorCode);
@@ -324,6 +330,11 @@ interface RoundResult {
   fallBack: ChunkRecipient[];
   /** The provider refused the channel itself (token revoked, address not allowed): the channel gets paused. */
   channelRefused?: boolean;
+  /**
+   * WhatsApp refused the batch's template (paused, disabled, deleted, values it no longer takes): its error code.
+   * Every recipient of the batch gets the same template and values, so none of the rest can go either.
+   */
+  templateRefused?: string;
   lastErrorCode: string;
   /** The batch stopped sending (or this chunk lost its lease): nothing more is sent. */
   stopped: boolean;
@@ -335,7 +346,7 @@ interface RoundResult {
 async function sendWithRetries(
   s: Sender,
   recipients: ChunkRecipient[],
-): Promise<{ left: ChunkRecipient[]; lastErrorCode: string; stopped: boolean }> {
+): Promise<{ left: ChunkRecipient[]; lastErrorCode: string; stopped: boolean; templateRefused?: string }> {
   let pending = recipients;
   let lastErrorCode = "";
   for (let round = 0; pending.length > 0; round++) {
@@ -355,6 +366,14 @@ async function sendWithRetries(
     if (result.channelRefused) {
       await pauseRefusedChannel(s.deps, s.channel.id, result.lastErrorCode);
       return { left: result.retry, lastErrorCode: result.lastErrorCode, stopped: false };
+    }
+    if (result.templateRefused) {
+      return {
+        left: [],
+        lastErrorCode: result.templateRefused,
+        stopped: true,
+        templateRefused: result.templateRefused,
+      };
     }
     if (result.stopped) return { left: [], lastErrorCode, stopped: true };
     pending = result.retry;
@@ -390,6 +409,14 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
         providerMessageId: outcome.providerMessageId,
         errorCode: null,
       });
+    } else if (!outcome.ok && outcome.reason === "template") {
+      writer.add({
+        recipientId: r.id,
+        result: SendResult.FAILURE,
+        providerMessageId: null,
+        errorCode: outcome.errorCode,
+      });
+      result.templateRefused ??= outcome.errorCode;
     } else if (isChannelProblem(outcome)) {
       // The channel's credentials or address are refused, not the recipient: it is kept unsent, the channel is
       // paused for an admin to fix, and the chunk stops handing out messages.
@@ -425,6 +452,8 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       }
       // A write that failed for good: stop handing out messages whose outcome could not be recorded.
       if (writer.failed) break;
+      // The template is refused: what is left stays unsent, and the batch is failed (and refunded) below.
+      if (result.templateRefused) break;
       // The channel itself is refused: what is left stays unsent for when an admin has fixed it.
       if (result.channelRefused) {
         result.retry.push(...recipients.slice(recipients.indexOf(r)));
@@ -499,6 +528,28 @@ async function pauseRefusedChannel(deps: Deps, channelId: number, errorCode: str
   });
   if (count > 0)
     deps.logger.error({ channelId, errorCode }, "the provider refused the channel's credentials: channel paused");
+}
+
+/** What WhatsApp's template errors say of the template itself: the status its synced row takes. */
+const TEMPLATE_STATUS_OF_ERROR: Record<string, string> = {
+  [String(WA_ERROR.TEMPLATE_PAUSED)]: "PAUSED",
+  [String(WA_ERROR.TEMPLATE_DISABLED)]: "DISABLED",
+  [String(WA_ERROR.TEMPLATE_DOES_NOT_EXIST)]: "DELETED",
+};
+
+/**
+ * A template WhatsApp paused, disabled or no longer has is marked so on the channel's synced list: the picker
+ * stops offering it and new batches are refused before charging (until an admin's next sync says otherwise).
+ */
+async function refuseTemplate(deps: Deps, channelId: number, content: BatchContent, errorCode: string) {
+  const status = TEMPLATE_STATUS_OF_ERROR[errorCode];
+  if (content.product !== ProductCode.WS || content.body.type !== "template") return;
+  deps.logger.warn({ channelId, template: content.body.name, errorCode }, "WhatsApp refused the batch's template");
+  if (!status) return;
+  await deps.prisma.whatsappTemplate.updateMany({
+    where: { channelId, name: content.body.name, language: content.body.language },
+    data: { status },
+  });
 }
 
 function sleep(ms: number): Promise<void> {

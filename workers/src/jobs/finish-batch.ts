@@ -42,6 +42,7 @@ const FAILURE_MESSAGES = {
   channel_config_invalid: "batch.failure.channel_config_invalid",
   content_unsupported: "batch.failure.content_unsupported",
   screening_unsupported: "batch.failure.screening_unsupported",
+  template_refused: "batch.failure.template_refused",
 } as const satisfies Record<string, MessageKey>;
 export type FailureReason = keyof typeof FAILURE_MESSAGES;
 const FAILURE_REASONS = Object.keys(FAILURE_MESSAGES) as FailureReason[];

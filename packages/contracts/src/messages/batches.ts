@@ -166,6 +166,10 @@ export const batchMessages = {
     zh: "通道已不支持号码筛查（其检测设置已被移除），已退款",
     en: "the channel can no longer screen numbers (its check was removed from its settings); refunded",
   },
+  "batch.failure.template_refused": {
+    zh: "WhatsApp 拒绝了该模板（已暂停、停用或不存在），其余号码未发送并已退款",
+    en: "WhatsApp refused the template (paused, disabled or gone): the other numbers were not sent and were refunded",
+  },
   "batch.failure.content_unsupported": {
     zh: "发送通道暂不支持该产品的内容",
     en: "the channel cannot send this product's content yet",
