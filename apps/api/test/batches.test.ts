@@ -419,6 +419,44 @@ describe("who sees which batch", () => {
     expect((await get<{ total: number }>(t, "/batch/list", c.token, { stage: "processing" })).body.data.total).toBe(1);
   });
 
+  it("replies: the batch's own, newest first, paged; others' batches answer 404", async () => {
+    const c = await fx.customer(w, "1.00");
+    const made = await submit(c, multiple(w, ["+12025550123", "+12025550124"]));
+    const id = made.body.data.batch.id;
+    const other = await submit(c, multiple(w, ["+12025550125"]));
+    const base = Date.now() - 60_000;
+    await t.prisma.inboundMessage.createMany({
+      data: [
+        { text: "yes please", postbackData: null, at: 1, batch: id, phone: "+12025550123" },
+        { text: null, postbackData: "CONFIRM", at: 2, batch: id, phone: "+12025550124" },
+        { text: "another batch", postbackData: null, at: 3, batch: other.body.data.batch.id, phone: "+12025550125" },
+      ].map((r, i) => ({
+        tenantId: w.tenantId,
+        userId: c.id,
+        batchId: BigInt(r.batch),
+        channelId: w.channelId,
+        providerMessageId: `reply-${id}-${i}`,
+        phone: r.phone,
+        text: r.text,
+        postbackData: r.postbackData,
+        receivedAt: new Date(base + r.at * 1000),
+      })),
+    });
+    type Replies = { list: Array<{ phone: string; text: string | null; postbackData: string | null }>; total: number };
+    const replies = await get<Replies>(t, "/batch/replies", c.token, { id });
+    expect(replies.body.data.total).toBe(2);
+    expect(replies.body.data.list).toMatchObject([
+      { phone: "+12025550124", text: null, postbackData: "CONFIRM" },
+      { phone: "+12025550123", text: "yes please", postbackData: null },
+    ]);
+    const page2 = await get<Replies>(t, "/batch/replies", w.agent.token, { id, page: "2", pageSize: "1" });
+    expect(page2.body.data.list.map((r) => r.text)).toEqual(["yes please"]);
+    expect((await get(t, "/batch/replies", w.otherAgent.token, { id })).status).toBe(404);
+    expect((await get(t, "/batch/replies", (await fx.world()).admin.token, { id })).status).toBe(404);
+    expect((await get(t, "/batch/replies", (await fx.customer(w, "1.00")).token, { id })).status).toBe(404);
+    expect((await get(t, "/batch/replies", c.token, { id: "x" })).status).toBe(400);
+  });
+
   it("detail, recipients (search and filters) and the CSV exports", async () => {
     const c = await fx.customer(w, "1.00");
     const made = await submit(c, multiple(w, ["+12025550123", "+12015550123", "+447400123456", "bad", "+12025550123"]));

@@ -171,6 +171,18 @@ describe("message batches in Chromium", () => {
     expect(template).toContain('"name":"spring_offer"');
     expect(template).toContain("https://cdn.example.com/spring.jpg");
     expect(template).toContain("spring?ref=wa");
+
+    // the users' answers (a tap on the template's quick reply) show in the batch's detail
+    await rowOf(page, batchId).getByTestId("batch-open").click();
+    expect(await page.getByTestId("preview-template-header").innerText()).toContain(
+      "https://cdn.example.com/spring.jpg",
+    );
+    expect(await page.getByTestId("preview-template-button").innerText()).toContain("spring?ref=wa");
+    const replies = page.getByTestId("reply-list");
+    await expect
+      .poll(() => replies.locator("tbody tr[data-row-key]").count(), { timeout: 20_000, interval: 1_000 })
+      .toBe(3);
+    await shot(page, "batches-ws-detail-replies");
     await page.context().close();
   });
 

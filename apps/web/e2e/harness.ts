@@ -104,6 +104,9 @@ async function pointDemoWhatsapp(
     deliveryDelayMs: 50,
     readShare: 1,
     readDelayMs: 100,
+    // every user answers (a quick reply tap on templates that have one): the batch detail's replies
+    replyShare: 1,
+    replyDelayMs: 200,
   });
   const config = channel.config as Record<string, unknown>;
   await prisma.channel.update({

@@ -5,6 +5,7 @@ import { App } from "antd";
 import { describe, expect, it, vi } from "vitest";
 import { fileNameFromDisposition } from "../src/features/batches/api";
 import { BatchCounts } from "../src/features/batches/components/BatchCounts";
+import { BatchDetailView } from "../src/features/batches/components/BatchDetailView";
 import { BatchProgress } from "../src/features/batches/components/BatchProgress";
 import { BatchStatusTag } from "../src/features/batches/components/BatchStatusTag";
 import { ReviewModal } from "../src/features/batches/components/ReviewModal";
@@ -210,6 +211,72 @@ describe("export file name", () => {
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''%E5%8F%B7%E7%A0%81.csv")).toBe("号码.csv");
     expect(fileNameFromDisposition('attachment; filename="../x.csv"')).toBe(".._x.csv");
     expect(fileNameFromDisposition(null)).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------- detail: replies
+
+describe("batch detail replies", () => {
+  const wsDetail = (over: Record<string, unknown> = {}) => ({
+    ...detail({ productCode: 2000, productName: "WhatsApp", status: 22, ...over }),
+    content: { product: 2000, body: { type: "text", text: "Your table is ready", previewUrl: false } },
+  });
+  const empty = { body: envelope({ list: [], total: 0 }) };
+
+  it("lists what WhatsApp users wrote back, taps with their payload", async () => {
+    const { requests } = mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(wsDetail()) },
+      "GET /batch/recipients": empty,
+      "GET /batch/replies": {
+        body: envelope({
+          list: [
+            {
+              id: "2",
+              phone: "+12025550124",
+              text: "Confirm",
+              postbackData: "CONFIRM",
+              receivedAt: "2026-01-05T08:01:00Z",
+            },
+            {
+              id: "1",
+              phone: "+12025550123",
+              text: "On my way",
+              postbackData: null,
+              receivedAt: "2026-01-05T08:00:30Z",
+            },
+          ],
+          total: 2,
+        }),
+      },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    const list = await screen.findByTestId("reply-list");
+    expect(await within(list).findByText("On my way")).toBeInTheDocument();
+    expect(within(list).getByText("按钮/建议回复：CONFIRM")).toBeInTheDocument();
+    expect(within(list).getByText("+12025550124")).toBeInTheDocument();
+    expect(requests.find((r) => r.url.pathname === "/batch/replies")?.url.searchParams.get("id")).toBe("42");
+  });
+
+  it("says when nobody replied, and shows no replies for SMS or screening", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(wsDetail()) },
+      "GET /batch/recipients": empty,
+      "GET /batch/replies": empty,
+    });
+    const view = renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    expect(await screen.findByText("暂无回复")).toBeInTheDocument();
+    view.unmount();
+
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(detail({ status: 22 })) },
+      "GET /batch/recipients": empty,
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    await screen.findByTestId("recipient-list");
+    expect(screen.queryByTestId("reply-list")).not.toBeInTheDocument();
   });
 });
 

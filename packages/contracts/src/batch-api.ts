@@ -386,6 +386,23 @@ export type RecipientRow = z.infer<typeof recipientRow>;
 export const recipientList = z.object({ list: z.array(recipientRow), total: z.number().int() });
 export type RecipientList = z.infer<typeof recipientList>;
 
+/** What the batch's recipients wrote back (WhatsApp and RCS replies, button taps), newest first. */
+export const batchReplyQuery = paging.extend({ id: bigId() });
+export type BatchReplyQuery = z.infer<typeof batchReplyQuery>;
+
+export const batchReply = z.object({
+  id: z.string(),
+  phone: z.string(),
+  /** The reply's text; null for a tap that carried only postback data. */
+  text: z.string().nullable(),
+  /** A suggested reply's or quick-reply button's postback data / payload. */
+  postbackData: z.string().nullable(),
+  receivedAt: z.string(),
+});
+export type BatchReply = z.infer<typeof batchReply>;
+export const batchReplyList = z.object({ list: z.array(batchReply), total: z.number().int() });
+export type BatchReplyList = z.infer<typeof batchReplyList>;
+
 // ---------------------------------------------------------------- developer API
 
 export const v1BatchParams = z.object({ id: bigId() });

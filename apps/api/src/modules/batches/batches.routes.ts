@@ -9,6 +9,8 @@ import {
   batchIdQuery,
   batchList,
   batchListQuery,
+  batchReplyList,
+  batchReplyQuery,
   batchRow,
   batchScheduleBody,
   batchSubmitBody,
@@ -36,7 +38,14 @@ import { bullBatchJobs } from "./batch-jobs";
 import { resolveProduct } from "./context";
 import { developerApiRoutes } from "./developer-api.routes";
 import { disconnectSignal } from "./file-summary";
-import { batchDetail as detail, exportRecipients, exportRejected, listBatches, listRecipients } from "./lists.service";
+import {
+  batchDetail as detail,
+  exportRecipients,
+  exportRejected,
+  listBatches,
+  listRecipients,
+  listReplies,
+} from "./lists.service";
 import { OutcomeSignal } from "./outcome-signal";
 import { preSubmit, preSubmitFile } from "./pre.service";
 import { sendToReachable } from "./reachable.service";
@@ -344,6 +353,20 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => listRecipients(prisma, principalOf(req), req.query),
+  );
+  app.get(
+    "/batch/replies",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary: "What a batch's recipients wrote back (WhatsApp and RCS replies, button taps), newest first",
+        querystring: batchReplyQuery,
+        response: { 200: batchReplyList },
+      },
+    },
+    async (req) => listReplies(prisma, principalOf(req), req.query),
   );
   app.get(
     "/batch/recipients/export",

@@ -8,6 +8,8 @@ import {
   type BatchDetail,
   type BatchList,
   type BatchListQuery,
+  type BatchReplyList,
+  type BatchReplyQuery,
   type BatchRow,
   formatMoney,
   type Lang,
@@ -155,6 +157,26 @@ export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery
     db.recipient.count({ where }),
   ]);
   return { list: rows.map((r) => toRecipientRow(r, isStaff(p))), total };
+}
+
+/** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */
+export async function listReplies(db: Db, p: Principal, q: BatchReplyQuery): Promise<BatchReplyList> {
+  const id = BigInt(q.id);
+  await findVisibleBatch(db, p, id, { id: true });
+  const where = { batchId: id };
+  const [rows, total] = await Promise.all([
+    db.inboundMessage.findMany({
+      where,
+      orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+      ...pageArgs(q),
+      select: { id: true, phone: true, text: true, postbackData: true, receivedAt: true },
+    }),
+    db.inboundMessage.count({ where }),
+  ]);
+  return {
+    list: rows.map((r) => ({ ...r, id: r.id.toString(), receivedAt: r.receivedAt.toISOString() })),
+    total,
+  };
 }
 
 // ---------------------------------------------------------------- CSV exports

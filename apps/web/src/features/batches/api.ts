@@ -5,6 +5,8 @@
 import type {
   BatchDetail,
   BatchList,
+  BatchReply,
+  BatchReplyList,
   BatchRow,
   RecipientList,
   RecipientRow,
@@ -16,7 +18,7 @@ import { config } from "../../lib/config";
 import { internationalFlag } from "../../lib/international";
 import { storage } from "../../lib/storage";
 
-export type { BatchDetail, BatchRow, RecipientRow };
+export type { BatchDetail, BatchReply, BatchRow, RecipientRow };
 
 export type ListParams = Record<string, string | number>;
 
@@ -25,6 +27,7 @@ export const batchKeys = {
   list: (params: ListParams) => ["batches", "list", params] as const,
   detail: (id: string) => ["batches", "detail", id] as const,
   recipients: (id: string, params: ListParams) => ["batches", "recipients", id, params] as const,
+  replies: (id: string, params: ListParams) => ["batches", "replies", id, params] as const,
   customers: (keyword: string) => ["batches", "customers", keyword] as const,
 };
 
@@ -36,6 +39,9 @@ export const fetchBatchDetail = (id: string, signal?: AbortSignal) =>
 
 export const fetchRecipients = (id: string, params: ListParams, signal?: AbortSignal) =>
   api.getList<RecipientRow>("/batch/recipients", { params: { ...params, id }, signal }) as Promise<RecipientList>;
+
+export const fetchReplies = (id: string, params: ListParams, signal?: AbortSignal) =>
+  api.getList<BatchReply>("/batch/replies", { params: { ...params, id }, signal }) as Promise<BatchReplyList>;
 
 export const searchCustomers = (keyword: string, signal?: AbortSignal) =>
   api.get<UserSearchResult>("/user/search", {

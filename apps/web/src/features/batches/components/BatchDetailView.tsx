@@ -1,3 +1,4 @@
+import { ProductCode, TaskType } from "@switchboard/contracts/codes";
 import { useQuery } from "@tanstack/react-query";
 import {
   Alert,
@@ -25,6 +26,7 @@ import { BatchProgress } from "./BatchProgress";
 import { BatchStatusTag } from "./BatchStatusTag";
 import { ContentPreview } from "./ContentPreview";
 import { RecipientList } from "./RecipientList";
+import { ReplyList } from "./ReplyList";
 import { formatTime } from "./time";
 
 /** The batch's own query; polls like the lists while the batch moves by itself. */
@@ -185,6 +187,12 @@ export function BatchDetailView({
       <Card size="small" title={t("detail.recipients")} style={{ marginTop: 24 }}>
         <RecipientList batchId={batch.id} staff={staff} live={live} />
       </Card>
+      {batch.productCode !== ProductCode.SMS && batch.taskType !== TaskType.SCREENING && (
+        // WhatsApp and RCS users answer (text, button and suggestion taps); SMS replies are not received.
+        <Card size="small" title={t("detail.replies")} style={{ marginTop: 24 }}>
+          <ReplyList batchId={batch.id} live={live} />
+        </Card>
+      )}
     </div>
   );
 }

@@ -96,6 +96,18 @@ function WsPreview({ content }: { content: WsContent }) {
         <Typography.Text strong>
           {t("preview.ws.template", { name: body.name, language: body.language })}
         </Typography.Text>
+        {body.header && (
+          <div style={{ marginTop: 8 }} data-testid="preview-template-header">
+            {t("preview.ws.header")}:{" "}
+            {body.header.type === "text" ? (
+              body.header.text
+            ) : (
+              <Typography.Link href={body.header.link} target="_blank" rel="noreferrer">
+                {body.header.link}
+              </Typography.Link>
+            )}
+          </div>
+        )}
         {body.parameters.length > 0 && (
           <ol style={{ margin: "8px 0 0", paddingInlineStart: 20 }} aria-label={t("preview.ws.parameters")}>
             {body.parameters.map((p, i) => (
@@ -105,6 +117,14 @@ function WsPreview({ content }: { content: WsContent }) {
             ))}
           </ol>
         )}
+        {body.buttons.map((b) => (
+          <div key={`${b.subType}-${b.index}`} style={{ marginTop: 4 }} data-testid="preview-template-button">
+            {t(b.subType === "url" ? "preview.ws.buttonUrl" : "preview.ws.buttonPayload", {
+              index: b.index + 1,
+              value: b.parameter,
+            })}
+          </div>
+        ))}
       </div>
     </Frame>
   );
