@@ -1,5 +1,7 @@
 // The job handlers called directly (no BullMQ worker running): chunk planning, settling and refunds, receipts
 // that overtake their submit outcome, and the conditional writes that make every job safe to run twice.
+
+import { startSmscSimulator } from "@switchboard/channels/simulators";
 import {
   BalanceLogType,
   BatchStatus,
@@ -19,6 +21,7 @@ import {
   createPendingBatch,
   createSmppChannel,
   phoneNumbers,
+  TEST_SMPP,
   TEST_TUNING,
   testConfig,
   testPrisma,
@@ -100,6 +103,60 @@ describe("dispatch-batch", () => {
     await dispatchBatch(deps, { batchId });
     expect(await deps.queues.queue(QUEUE.dispatchChunk).getJobCounts("waiting")).toEqual(before);
     expect(await batch(batchId)).toMatchObject({ sentCount: 10, failedCount: 10 });
+  });
+});
+
+describe("dispatch-batch of a small batch", () => {
+  it("sends it and settles it inside the one job: no chunk job, no finish job", async () => {
+    const sim = await startSmscSimulator({});
+    try {
+      const customer = await createCustomer(prisma);
+      const channelId = await createSmppChannel(prisma, { port: sim.port });
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(3), {
+        prices: () => ({ price: 100n }),
+      });
+      await dispatchBatch(deps, { batchId });
+      expect(await batch(batchId)).toMatchObject({
+        status: BatchStatus.SEND_FINISHED,
+        successCount: 3,
+        refunded: 0n,
+        cost,
+      });
+      expect(sim.stats().submitAccepted).toBe(3);
+      const queued = async (name: (typeof QUEUE)[keyof typeof QUEUE]) =>
+        (await deps.queues.queue(name).getJobs(["waiting", "delayed", "active"])).filter(
+          (j) => (j.data as { batchId?: string }).batchId === batchId,
+        );
+      expect(await queued(QUEUE.dispatchChunk)).toEqual([]);
+      expect(await queued(QUEUE.finishBatch)).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("hands the chunk to the queue when the channel does not take it now", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2));
+    const quick = createWorkerDeps({
+      config: testConfig(undefined, deps.redisPrefix),
+      logger: pino({ level: "silent" }),
+      tuning: TEST_TUNING,
+      smpp: TEST_SMPP,
+    });
+    try {
+      await dispatchBatch(quick, { batchId });
+    } finally {
+      await closeWorkerDeps(quick);
+    }
+    expect((await batch(batchId)).status).toBe(BatchStatus.SENDING);
+    const chunks = (await deps.queues.queue(QUEUE.dispatchChunk).getJobs(["waiting"])).filter(
+      (j) => j.data.batchId === batchId,
+    );
+    expect(chunks).toHaveLength(1);
+    expect(await prisma.recipient.count({ where: { batchId: BigInt(batchId), sendResult: SendResult.NOT_SENT } })).toBe(
+      2,
+    );
   });
 });
 

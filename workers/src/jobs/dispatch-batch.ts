@@ -6,11 +6,21 @@
 // ranges and therefore the same job ids: BullMQ ignores a job whose id is still queued or running, and a
 // completed chunk run again finds nothing unsent in its range. Two jobs never send the same recipient.
 
+//
+// A batch of at most `inlineChunkMax` recipients on one channel (a single send of the developer API, a
+// transactional alert) is sent right here instead: the one chunk runs in this job and the batch is settled in
+// it, so a one-message batch costs one job instead of three (dispatch, chunk, finish) and waits on no queue.
+// When the inline run cannot finish (the channel refuses for now, another worker holds the chunk), the chunk is
+// handed to the queue as any other, with its retries and backoff.
+
 import type { DispatchBatchJob, DispatchChunkJob } from "@switchboard/contracts";
 import { BatchStatus, SendResult } from "@switchboard/contracts";
+import { ChannelUnusable } from "../lib/adapter-pool";
 import type { WorkerDeps } from "../lib/deps";
+import { isRunAgain } from "../lib/job-result";
+import { ChunkIncomplete, dispatchChunk } from "./dispatch-chunk";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
+type Deps = WorkerDeps;
 
 /** Error code of recipients that have no channel to go through (routing found none when the batch was made). */
 export const NO_CHANNEL = "NO_CHANNEL";
@@ -42,7 +52,26 @@ export async function dispatchBatch(deps: Deps, job: DispatchBatchJob): Promise<
     await deps.queues.finishBatches([job.batchId]);
     return;
   }
-  await deps.queues.dispatchChunks(chunks);
+  const [only] = chunks;
+  if (chunks.length === 1 && only && only.unsent <= deps.tuning.inlineChunkMax) {
+    await sendInline(deps, only.job);
+    return;
+  }
+  await deps.queues.dispatchChunks(chunks.map((c) => c.job));
+}
+
+/** Sends a small batch's one chunk in this job, settling the batch here when it is done. */
+async function sendInline(deps: Deps, chunk: DispatchChunkJob): Promise<void> {
+  try {
+    // One attempt of two: a chunk the channel does not take completely throws ChunkIncomplete instead of
+    // failing the batch, and the queue's retries take over.
+    const result = await dispatchChunk(deps, chunk, { number: 1, max: 2 }, { settle: "inline" });
+    if (isRunAgain(result)) await deps.queues.dispatchChunks([chunk]);
+  } catch (err) {
+    // A channel that refuses for now (or is paused): the chunk job's own retries and backoff deal with it.
+    if (!(err instanceof ChunkIncomplete || (err instanceof ChannelUnusable && err.retryable))) throw err;
+    await deps.queues.dispatchChunks([chunk]);
+  }
 }
 
 /** Recipients without a channel cannot be sent: recorded as failures (refunded when the batch is settled). */
@@ -59,9 +88,10 @@ async function failUnroutable(deps: Deps, id: bigint): Promise<void> {
   if (changed > 0) deps.logger.warn({ batchId: id.toString() }, "recipients without a channel marked failed");
 }
 
-async function planChunks(deps: Deps, id: bigint): Promise<DispatchChunkJob[]> {
-  const rows = await deps.prisma.$queryRaw<Array<{ channelId: number; fromId: bigint; toId: bigint }>>`
-    SELECT "channelId", min(id) AS "fromId", max(id) AS "toId"
+async function planChunks(deps: Deps, id: bigint): Promise<Array<{ job: DispatchChunkJob; unsent: number }>> {
+  const rows = await deps.prisma.$queryRaw<Array<{ channelId: number; fromId: bigint; toId: bigint; unsent: number }>>`
+    SELECT "channelId", min(id) AS "fromId", max(id) AS "toId",
+           count(*) FILTER (WHERE "sendResult" = ${SendResult.NOT_SENT})::int AS unsent
     FROM (
       SELECT id, "channelId", "sendResult",
              (row_number() OVER (PARTITION BY "channelId" ORDER BY id) - 1) / ${deps.tuning.chunkSize} AS n
@@ -73,9 +103,7 @@ async function planChunks(deps: Deps, id: bigint): Promise<DispatchChunkJob[]> {
     ORDER BY "channelId", n`;
   const batchId = id.toString();
   return rows.map((r) => ({
-    batchId,
-    channelId: r.channelId,
-    fromId: r.fromId.toString(),
-    toId: r.toId.toString(),
+    job: { batchId, channelId: r.channelId, fromId: r.fromId.toString(), toId: r.toId.toString() },
+    unsent: r.unsent,
   }));
 }

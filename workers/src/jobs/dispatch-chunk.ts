@@ -34,12 +34,12 @@ import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
 import { chunkName } from "../lib/job-queues";
-import { type JobResult, runAgain } from "../lib/job-result";
+import { isRunAgain, type JobResult, runAgain } from "../lib/job-result";
 import { PairGate } from "../lib/pair-gate";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
-import { failSendingBatch } from "./finish-batch";
+import { failSendingBatch, finishBatch } from "./finish-batch";
 import { type Screener, type ScreenRecipient, screenRound } from "./screen-chunk";
 import { fallBackToSms } from "./sms-fallback";
 
@@ -119,18 +119,34 @@ export class ChunkIncomplete extends Error {
   }
 }
 
-export async function dispatchChunk(deps: Deps, job: DispatchChunkJob, attempt: Attempt): Promise<JobResult> {
+/** How the batch is settled once its last recipient is sent: by a finish job, or in the caller's job (inline). */
+export interface ChunkOptions {
+  settle: "enqueue" | "inline";
+}
+
+export async function dispatchChunk(
+  deps: Deps,
+  job: DispatchChunkJob,
+  attempt: Attempt,
+  options: ChunkOptions = { settle: "enqueue" },
+): Promise<JobResult> {
   const lease = await deps.leases.acquire(job.batchId, chunkName(job));
   // Another process is sending this very chunk (BullMQ handed a job it thought stalled to us): wait for it.
   if (!lease) return runAgain(deps.tuning.leaseTtlMs);
   try {
-    return await runChunk(deps, job, lease, attempt);
+    return await runChunk(deps, job, lease, attempt, options);
   } finally {
     await lease.release();
   }
 }
 
-async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, attempt: Attempt): Promise<JobResult> {
+async function runChunk(
+  deps: Deps,
+  job: DispatchChunkJob,
+  lease: ChunkLease,
+  attempt: Attempt,
+  options: ChunkOptions,
+): Promise<JobResult> {
   const batchId = BigInt(job.batchId);
   const batch = await deps.prisma.messageBatch.findUnique({
     where: { id: batchId },
@@ -206,7 +222,7 @@ async function runChunk(deps: Deps, job: DispatchChunkJob, lease: ChunkLease, at
   } finally {
     deps.adapters.release(channel);
   }
-  await finishWhenDone(deps, job.batchId);
+  await finishWhenDone(deps, job.batchId, options);
 }
 
 /**
@@ -302,12 +318,21 @@ async function writeOutcomes(deps: Deps, batchId: bigint, rows: SendOutcomeRow[]
   );
 }
 
-/** The last chunk to finish has the batch settled (several may see it at once: the job id dedupes). */
-async function finishWhenDone(deps: Deps, batchId: string): Promise<void> {
+/**
+ * The last chunk to finish has the batch settled (several may see it at once: the job id dedupes). Inline, it
+ * is settled here, unless it has to wait (a timed fallback window): then by a finish job as usual.
+ */
+async function finishWhenDone(
+  deps: Deps,
+  batchId: string,
+  options: ChunkOptions = { settle: "enqueue" },
+): Promise<void> {
   const unsent = await deps.prisma.recipient.count({
     where: { batchId: BigInt(batchId), sendResult: SendResult.NOT_SENT },
   });
-  if (unsent === 0) await deps.queues.finishBatches([batchId]);
+  if (unsent > 0) return;
+  if (options.settle === "inline" && !isRunAgain(await finishBatch(deps, { batchId }))) return;
+  await deps.queues.finishBatches([batchId]);
 }
 
 interface Sender {

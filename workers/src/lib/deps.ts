@@ -22,6 +22,8 @@ export type WorkerConfig = Pick<
 export interface Tuning {
   /** Recipients per dispatch-chunk job. */
   chunkSize: number;
+  /** A batch with at most this many unsent recipients on one channel is sent inside its dispatch-batch job. */
+  inlineChunkMax: number;
   /** Rounds of resending retryable failures inside one chunk job, and the first pause between them (doubling). */
   sendRetries: number;
   sendRetryDelayMs: number;
@@ -51,6 +53,8 @@ export interface Tuning {
 
 export const DEFAULT_TUNING: Tuning = {
   chunkSize: 2_000,
+  // a transactional send (one number, or a handful): one job instead of three
+  inlineChunkMax: 100,
   sendRetries: 3,
   sendRetryDelayMs: 500,
   statusCheckMs: 1_000,
