@@ -27,6 +27,7 @@ import { scheduleTick } from "./jobs/schedule";
 import type { WorkerDeps } from "./lib/deps";
 import { callbackJobId } from "./lib/job-queues";
 import { isRunAgain } from "./lib/job-result";
+import { ReceiptListeners } from "./lib/receipt-listeners";
 
 /** Jobs one worker process runs at once, per queue. Chunks mostly wait on the network, callbacks on customers. */
 export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
@@ -94,7 +95,7 @@ function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
     [QUEUE.deliveryReport]: async (job) => {
       const data = parse(deliveryReportJob, job);
       // First run: exact ids only; a receipt that overtook its submit outcome waits for the re-run.
-      const { unmatched } = await recordDeliveryReports(deps, data, { otherSpellings: job.attemptsStarted > 1 });
+      const { unmatched } = await recordDeliveryReports(deps, data, { firstRun: job.attemptsStarted <= 1 });
       if (unmatched.length === 0) return;
       // attemptsStarted counts every run, delayed re-runs included: it bounds how long receipts wait for their
       // submit outcome.
@@ -134,6 +135,11 @@ export interface StartOptions {
    * is given, e.g. a test sharing its database with others.
    */
   scheduler?: boolean;
+  /**
+   * Bind the SMPP channels awaiting receipts (default true). Off, or limited to some channels, for tests that
+   * share their database with others.
+   */
+  receiptListeners?: boolean | { channelIds: readonly number[] };
 }
 
 export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): Promise<RunningWorkers> {
@@ -177,11 +183,19 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   // Provider webhook events (RCS, WhatsApp) are a table the API fills, not a BullMQ queue: see channel-events.ts.
   const events = new ChannelEventLoop(deps);
   await events.start();
+  // Receipts waiting at an SMSC come in without a batch sending (receipt-listeners.ts).
+  const listen = opts.receiptListeners ?? true;
+  const listeners = new ReceiptListeners(
+    deps,
+    deps.tuning.receiptListenEveryMs,
+    typeof listen === "object" ? new Set(listen.channelIds) : undefined,
+  );
+  if (listen !== false) listeners.start();
 
   return {
     workers,
     close: async () => {
-      await Promise.all([...workers.map((w) => w.close()), events.close()]);
+      await Promise.all([...workers.map((w) => w.close()), events.close(), listeners.close()]);
     },
   };
 }

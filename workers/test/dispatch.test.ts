@@ -477,6 +477,61 @@ describe("dispatch end to end over SMPP", () => {
   }, 60_000);
 });
 
+describe("receipts wherever and whenever they come", () => {
+  const delivered = (batchId: string, count: number) =>
+    waitFor(
+      "every receipt recorded",
+      async () => {
+        const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+        return b.deliveredCount + b.undeliveredCount === count ? b : undefined;
+      },
+      20_000,
+    );
+
+  it("records every receipt when two channels share the SMSC account and its receipts land on either bind", async () => {
+    const { sim } = await simulator({ receiptDelayMs: 50 });
+    const a = await createSmppChannel(prisma, { port: sim.port });
+    const b = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    // Channel b is bound too (its own batch went out first): the SMSC spreads a's receipts over both binds.
+    const first = await createPendingBatch(prisma, customer, b, phoneNumbers(10));
+    await harness.deps.queues.dispatchBatches([first.batchId]);
+    await waitSettled(prisma, first.batchId);
+    const { batchId } = await createPendingBatch(prisma, customer, a, phoneNumbers(400));
+    await harness.deps.queues.dispatchBatches([batchId]);
+    await waitSettled(prisma, batchId);
+    const batch = await delivered(batchId, 400);
+    expect(batch.deliveredCount + batch.undeliveredCount).toBe(400);
+    const late = await prisma.recipient.count({
+      where: { batchId: BigInt(batchId), receivedAt: { lt: prisma.recipient.fields.sentAt } },
+    });
+    expect(late).toBe(0);
+  });
+
+  it("takes receipts still at the SMSC after a restart, with no batch sending", async () => {
+    const { sim } = await simulator({ receiptDelayMs: 1_500 });
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(30));
+    const first = await startHarness();
+    await first.deps.queues.dispatchBatches([batchId]);
+    await waitSettled(prisma, batchId);
+    await first.stop(); // before any receipt came back: they wait at the SMSC
+    expect(sim.stats().receiptsAcked).toBe(0);
+
+    const second = await startHarness({
+      tuning: { receiptListenEveryMs: 200 },
+      receiptListeners: { channelIds: [channelId] },
+    });
+    try {
+      const batch = await delivered(batchId, 30);
+      expect(batch.deliveredCount).toBeGreaterThan(0);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();

@@ -276,11 +276,15 @@ describe("receipts that come back before their outcome is written", () => {
     expect(outcomes.attach(channelId, { providerMessageId: "m2", status: "delivered" })).toBe(false);
 
     const rows = await recipientsOf(batchId);
-    expect(rows.map((r) => [r.sendResult, r.receiveResult, r.errorCode, r.receivedAt?.toISOString() ?? null])).toEqual([
-      [SendResult.SUCCESS, ReceiveResult.RECEIVED, null, doneAt.toISOString()],
-      [SendResult.SUCCESS, ReceiveResult.RECEIVE_FAILED, "001", expect.any(String)],
-      [SendResult.FAILURE, ReceiveResult.UNKNOWN, "ESME_RSYSERR", null],
+    expect(rows.map((r) => [r.sendResult, r.receiveResult, r.errorCode])).toEqual([
+      [SendResult.SUCCESS, ReceiveResult.RECEIVED, null],
+      [SendResult.SUCCESS, ReceiveResult.RECEIVE_FAILED, "001"],
+      [SendResult.FAILURE, ReceiveResult.UNKNOWN, "ESME_RSYSERR"],
     ]);
+    // A receipt that rode with its outcome is timed with the send, not by its done date (minute resolution,
+    // here a day earlier): never before the send.
+    expect(rows[0]!.receivedAt?.getTime()).toBe(rows[0]!.sentAt?.getTime());
+    expect(rows[2]!.receivedAt).toBeNull();
     expect(await batch(batchId)).toMatchObject({
       sentCount: 3,
       successCount: 2,
@@ -307,10 +311,96 @@ describe("receipts that come back before their outcome is written", () => {
         result: SendResult.SUCCESS,
         providerMessageId: "x2",
         errorCode: null,
-        receipt: { result: ReceiveResult.RECEIVED, errorCode: null, doneAt: null },
+        receipt: { result: ReceiveResult.RECEIVED, errorCode: null },
       },
     ]);
     expect(write).toEqual({ sent: 2, withReceipt: [r2!.id] });
+  });
+});
+
+describe("receipts of an SMSC account with several channels", () => {
+  // A port no simulator listens on, its own per run: these channels are one account among themselves only.
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+
+  async function sentOn(channelId: number, providerMessageId: string) {
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
+      status: BatchStatus.SENDING,
+    });
+    const [r] = await recipientsOf(batchId);
+    await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r!.id, result: SendResult.SUCCESS, providerMessageId, errorCode: null },
+    ]);
+    return (await recipientsOf(batchId))[0]!;
+  }
+
+  it("matches a receipt that came in on another channel of the same account, not of another account", async () => {
+    const a = await createSmppChannel(prisma, { port });
+    const b = await createSmppChannel(prisma, { port });
+    const other = await createSmppChannel(prisma, { port, systemId: "someone_else" });
+    const sent = await sentOn(a, `acct-${port}-1`);
+    const report = { providerMessageId: `acct-${port}-1`, status: "delivered" as const };
+    expect((await recordDeliveryReports(deps, { channelId: other, reports: [report] })).recorded).toBe(0);
+    expect((await recordDeliveryReports(deps, { channelId: b, reports: [report] })).recorded).toBe(1);
+    const row = await prisma.recipient.findUniqueOrThrow({ where: { id: sent.id } });
+    expect(row.receiveResult).toBe(ReceiveResult.RECEIVED);
+
+    // Still unwritten when its receipt comes in on the sibling's bind: it rides along all the same.
+    const outcomes = new UnwrittenOutcomes((id) => (id === a || id === b ? "account" : String(id)));
+    const outcome = { recipientId: 1n, result: SendResult.SUCCESS, providerMessageId: "m", errorCode: null } as const;
+    outcomes.add(a, { ...outcome });
+    expect(outcomes.attach(other, { providerMessageId: "m", status: "delivered" })).toBe(false);
+    expect(outcomes.attach(b, { providerMessageId: "m", status: "delivered" })).toBe(true);
+  });
+
+  it("records when a receipt arrived, never before its message was sent", async () => {
+    const a = await createSmppChannel(prisma, { port });
+    const early = await sentOn(a, `acct-${port}-2`);
+    const late = await sentOn(a, `acct-${port}-3`);
+    const sentAt = (r: { sentAt: Date | null }) => r.sentAt!.getTime();
+    await recordDeliveryReports(deps, {
+      channelId: a,
+      reports: [
+        // its done date (minute resolution) and even its arrival stamp before the send: the send's time
+        {
+          providerMessageId: `acct-${port}-2`,
+          status: "delivered",
+          doneAt: new Date(sentAt(early) - 60_000).toISOString(),
+          arrivedAt: new Date(sentAt(early) - 1_000).toISOString(),
+        },
+        {
+          providerMessageId: `acct-${port}-3`,
+          status: "delivered",
+          arrivedAt: new Date(sentAt(late) + 4_321).toISOString(),
+        },
+      ],
+    });
+    const after = await prisma.recipient.findMany({
+      where: { id: { in: [early.id, late.id] } },
+      orderBy: { id: "asc" },
+    });
+    expect(after[0]!.receivedAt!.getTime()).toBe(sentAt(early));
+    expect(after[1]!.receivedAt!.getTime()).toBe(sentAt(late) + 4_321);
+  });
+
+  it("after the SMSC's ids start again, a receipt waits for its newer message instead of being lost on the old one", async () => {
+    const a = await createSmppChannel(prisma, { port });
+    const id = `acct-${port}-7`;
+    const old = await sentOn(a, id);
+    await recordDeliveryReports(deps, { channelId: a, reports: [{ providerMessageId: id, status: "delivered" }] });
+    // The SMSC restarted: its new message "7" was sent but its outcome is not written yet when the receipt comes.
+    const report = { providerMessageId: id, status: "undelivered" as const, errorCode: "001" };
+    const first = await recordDeliveryReports(deps, { channelId: a, reports: [report] }, { firstRun: true });
+    expect(first).toEqual({ recorded: 0, unmatched: [report] });
+    const fresh = await sentOn(a, id);
+    expect((await recordDeliveryReports(deps, { channelId: a, reports: first.unmatched })).recorded).toBe(1);
+    const rows = await prisma.recipient.findMany({ where: { id: { in: [old.id, fresh.id] } }, orderBy: { id: "asc" } });
+    expect(rows.map((r) => r.receiveResult)).toEqual([ReceiveResult.RECEIVED, ReceiveResult.RECEIVE_FAILED]);
+    // A true duplicate on a later run is dropped quietly (matched, nothing changed).
+    expect(await recordDeliveryReports(deps, { channelId: a, reports: [report] })).toEqual({
+      recorded: 0,
+      unmatched: [],
+    });
   });
 });
 
@@ -330,8 +420,8 @@ describe("delivery-report", () => {
       { providerMessageId: "10", status: "undelivered" as const, errorCode: "001" },
       { providerMessageId: "16", status: "delivered" as const },
     ];
-    for (const otherSpellings of [false, true]) {
-      const outcome = await recordDeliveryReports(deps, { channelId, reports }, { otherSpellings });
+    for (const firstRun of [true, false]) {
+      const outcome = await recordDeliveryReports(deps, { channelId, reports }, { firstRun });
       expect(outcome.unmatched).toEqual([]);
     }
     const rows = await recipientsOf(batchId);

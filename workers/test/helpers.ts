@@ -80,6 +80,8 @@ export interface HarnessOptions {
   smpp?: CreateDepsOptions["smpp"];
   scheduler?: boolean;
   concurrency?: StartOptions["concurrency"];
+  /** Off unless given: other tests' channels share this database. */
+  receiptListeners?: StartOptions["receiptListeners"];
 }
 
 /** Under the run's prefix (cleaned up at the end), but queues of our own: no other test's jobs are taken. */
@@ -109,6 +111,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   });
   const running = await startWorkers(deps, {
     scheduler: opts.scheduler ?? false,
+    receiptListeners: opts.receiptListeners ?? false,
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
   });
   return {
@@ -185,13 +188,13 @@ export async function createCustomer(
 
 export async function createSmppChannel(
   prisma: PrismaClient,
-  opts: { port: number; throughput?: number; windowSize?: number },
+  opts: { port: number; throughput?: number; windowSize?: number; systemId?: string },
 ): Promise<number> {
   const { tenantId } = await demoTenant(prisma);
   const { password: _password, ...config } = smppChannelConfig.parse({
     host: "127.0.0.1",
     port: opts.port,
-    systemId: "sb_test",
+    systemId: opts.systemId ?? "sb_test",
     windowSize: opts.windowSize ?? 50,
   });
   const channel = await prisma.channel.create({

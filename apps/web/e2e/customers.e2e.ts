@@ -25,9 +25,9 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-/** Money units as the pages show them: two decimals, thousands separators. */
+/** Money units as the pages show them (formatMoney): two to four decimals, thousands separators. */
 const shown = (units: bigint) =>
-  (Number(units) / 10_000).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  (Number(units) / 10_000).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 

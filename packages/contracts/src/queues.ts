@@ -46,7 +46,10 @@ export const deliveryReportJob = z.object({
         providerMessageId: z.string().max(64),
         status: z.enum(["delivered", "read", "undelivered", "expired", "rejected", "failed", "unknown"]),
         errorCode: z.string().max(32).optional(),
+        /** The receipt's own done date (minute resolution at most SMSCs): kept for reference, not recorded. */
         doneAt: z.string().optional(),
+        /** When the receipt reached us: what is recorded as its time (never before its message's send). */
+        arrivedAt: z.string().optional(),
       }),
     )
     .max(5000),

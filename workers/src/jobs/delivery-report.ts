@@ -42,18 +42,25 @@ interface Row {
   idx: number;
   recipientId: bigint | null;
   batchId: bigint | null;
+  /** The receive result the matched message had before. */
+  had: number;
 }
 
 export interface RecordOptions {
-  /** Also look receipts up under their other spellings (hex/decimal); see the rule at the top. Default true. */
-  otherSpellings?: boolean;
+  /**
+   * The job's first run: exact ids only, and a receipt found only on messages that already have one is given
+   * back to wait (see `matched`). Later runs: other spellings too (hex/decimal), and such a receipt is a
+   * duplicate. Default false.
+   */
+  firstRun?: boolean;
 }
 
 export async function recordDeliveryReports(
   deps: Deps,
   job: DeliveryReportJob,
-  { otherSpellings = true }: RecordOptions = {},
+  { firstRun = false }: RecordOptions = {},
 ): Promise<ReportOutcome> {
+  const otherSpellings = !firstRun;
   const { reports, channelId } = job;
   if (reports.length === 0) return { recorded: 0, unmatched: [] };
   const variants: string[] = [];
@@ -69,7 +76,7 @@ export async function recordDeliveryReports(
   });
   const results = reports.map(receiveResultOf);
   const errors = reports.map((r) => r.errorCode ?? null);
-  const doneAts = reports.map((r) => (r.doneAt && !Number.isNaN(Date.parse(r.doneAt)) ? r.doneAt : null));
+  const arrivedAts = reports.map((r) => (r.arrivedAt && !Number.isNaN(Date.parse(r.arrivedAt)) ? r.arrivedAt : null));
 
   const rows = await deps.prisma.$queryRaw<Row[]>`
     WITH v AS (
@@ -80,16 +87,26 @@ export async function recordDeliveryReports(
         SELECT r.id, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM recipients r
         WHERE r."providerMessageId" = v.message_id OFFSET 0
       ) f
+    ), account AS (
+      -- accountChannels: the channels of the receiving channel's SMSC account (receiptAccount in adapter-pool.ts)
+      SELECT c2.id FROM channels c1 JOIN channels c2
+        ON c2.kind = c1.kind AND c2.config->>'host' = c1.config->>'host'
+       AND c2.config->>'port' = c1.config->>'port' AND c2.config->>'systemId' = c1.config->>'systemId'
+      WHERE c1.id = ${channelId} AND c1.kind = 'smpp'
+      UNION SELECT ${channelId}::int
     ), hit AS (
-      SELECT DISTINCT ON (idx) idx, id, tid
+      -- a message still without a receipt first: after an SMSC restart its ids repeat, and the newest message
+      -- with the id may not be written yet while an older one (with its receipt) is
+      SELECT DISTINCT ON (idx) idx, id, tid, "sentAt", "receiveResult" AS had
       FROM found
-      WHERE "channelId" = ${channelId} AND "sentAt" > now() - ${RECEIPT_WINDOW}::interval
+      WHERE "channelId" IN (SELECT id FROM account) AND "sentAt" > now() - ${RECEIPT_WINDOW}::interval
         AND (exact OR "receiveResult" = ${ReceiveResult.UNKNOWN})
-      ORDER BY idx, exact DESC, id DESC
+      ORDER BY idx, exact DESC, ("receiveResult" = ${ReceiveResult.UNKNOWN}) DESC, id DESC
     ), u AS (
       UPDATE recipients r
       SET "receiveResult" = (${results}::smallint[])[hit.idx + 1],
-          "receivedAt" = coalesce((${doneAts}::timestamptz[])[hit.idx + 1], now()),
+          -- when it reached us, never before the send (an SMSC's done date has minute resolution)
+          "receivedAt" = greatest(coalesce((${arrivedAts}::timestamptz[])[hit.idx + 1], now()), hit."sentAt"),
           "errorCode" = coalesce(r."errorCode", (${errors}::text[])[hit.idx + 1])
       FROM hit
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid
@@ -106,10 +123,14 @@ export async function recordDeliveryReports(
       ) c
       WHERE b.id = c."batchId"
     )
-    SELECT hit.idx, u.id AS "recipientId", u."batchId"
+    SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had
     FROM hit LEFT JOIN u ON u.id = hit.id`;
 
-  const matched = new Set(rows.map((r) => r.idx));
+  // Found only on messages that already have their receipt: a duplicate, or (first run) the receipt of a newer
+  // message with a repeated id whose outcome is not written yet; the first run gives it back to wait for that.
+  const matched = new Set(
+    rows.filter((r) => r.recipientId !== null || !firstRun || r.had === ReceiveResult.UNKNOWN).map((r) => r.idx),
+  );
   const unmatched = reports.filter((_, idx) => !matched.has(idx));
   const recorded = rows.filter((r): r is Row & { recipientId: bigint; batchId: bigint } => r.recipientId !== null);
   if (recorded.length > 0) await enqueueReportCallbacks(deps, recorded);

@@ -6,7 +6,9 @@
 //   - 23 / 24 stopped but not settled (no finishedAt) -> finish-batch
 //   - 21 sending, recipients left, no progress for stalledBatchMs -> dispatch-batch again (lost chunk jobs; the
 //     chunk plan is deterministic, so chunks still queued or running are not duplicated)
-import { BatchStatus, SendResult } from "@switchboard/contracts";
+//   - 11 a file batch still ingesting with no progress for stalledBatchMs -> ingest-batch again (the API died
+//     between creating the batch and queueing its ingest; one still running holds its job id, so none doubles)
+import { BatchStatus, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
@@ -37,6 +39,21 @@ export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> 
     ORDER BY b.id LIMIT ${PER_TICK}`;
   if (stalled.length > 0) deps.logger.warn({ batches: stalled.length }, "sending batches without progress: re-planned");
 
+  const ingestStalled = await deps.prisma.messageBatch.findMany({
+    where: {
+      status: BatchStatus.UNDER_REVIEW,
+      submitMode: SubmitMode.FILE,
+      filePath: { not: null },
+      updatedAt: { lt: stalledSince },
+    },
+    select: { id: true },
+    orderBy: { id: "asc" },
+    take: PER_TICK,
+  });
+  if (ingestStalled.length > 0)
+    deps.logger.warn({ batches: ingestStalled.length }, "file batches not being read: ingest queued again");
+
+  await deps.queues.ingestBatches(ingestStalled.map((b) => b.id.toString()));
   await deps.queues.dispatchBatches([...due, ...stalled].map((b) => b.id.toString()));
   await deps.queues.finishBatches(toFinish.map((b) => b.id.toString()));
 }

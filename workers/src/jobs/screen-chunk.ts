@@ -55,7 +55,6 @@ export function screenedRow(recipientId: bigint, answer: "reachable" | "unreacha
     receipt: {
       result: reachable ? ReceiveResult.RECEIVED : ReceiveResult.RECEIVE_FAILED,
       errorCode: reachable ? null : UNREACHABLE,
-      doneAt: new Date(),
     },
   };
 }

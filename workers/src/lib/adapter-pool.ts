@@ -64,8 +64,20 @@ export interface AdapterPoolOptions {
   dispatcher: ReturnType<typeof egressAgent>;
 }
 
+/**
+ * The provider account a channel's messages and receipts belong to. An SMSC hands a receipt to any receiver bind
+ * of the account (same host, port and system id), whichever channel sent the message: channels sharing an account
+ * share message ids (the same rule in SQL: delivery-report.ts, `accountChannels`). Other kinds: the channel alone.
+ */
+export function receiptAccount(channelId: number, kind: string, config: unknown): string {
+  const c = (config ?? {}) as { host?: unknown; port?: unknown; systemId?: unknown };
+  if (kind !== "smpp" || c.host === undefined) return `channel:${channelId}`;
+  return `smpp:${String(c.host)}:${String(c.port)}:${String(c.systemId)}`;
+}
+
 export class AdapterPool {
   private readonly live = new Map<number, Entry>();
+  private readonly accounts = new Map<number, string>();
   private readonly retiring = new Set<Entry>();
   private closed = false;
 
@@ -88,6 +100,7 @@ export class AdapterPool {
       },
     });
     if (!row) throw new ChannelUnusable("channel_missing", false);
+    this.accounts.set(channelId, receiptAccount(channelId, row.kind, row.config));
     if (row.status !== ActiveStatus.NORMAL) throw new ChannelUnusable("channel_paused", true);
     if (!canSend(row.kind)) throw new ChannelUnusable("channel_kind_unsupported", false);
 
@@ -127,6 +140,16 @@ export class AdapterPool {
     this.live.set(channelId, entry);
     this.opts.logger.info({ channelId }, "channel adapter opened");
     return entry;
+  }
+
+  /** Whether this channel's adapter is open here (bound, for SMPP). */
+  isOpen(channelId: number): boolean {
+    return this.live.has(channelId);
+  }
+
+  /** The receipt account of a channel this pool has opened (see receiptAccount). */
+  accountOf(channelId: number): string {
+    return this.accounts.get(channelId) ?? `channel:${channelId}`;
   }
 
   release(channel: PooledChannel): void {

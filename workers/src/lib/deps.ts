@@ -39,6 +39,8 @@ export interface Tuning {
   reportRetryDelaysMs: readonly number[];
   /** Interval of the scheduler's repeatable job. */
   scheduleEveryMs: number;
+  /** How often each process checks that the SMPP channels awaiting receipts are bound (receipt-listeners.ts). */
+  receiptListenEveryMs: number;
   /** A sending batch without progress this long gets its chunks enqueued again (lost jobs). */
   stalledBatchMs: number;
   callbackTimeoutMs: number;
@@ -63,6 +65,7 @@ export const DEFAULT_TUNING: Tuning = {
   finishWaitMs: 1_000,
   reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
   scheduleEveryMs: 5_000,
+  receiptListenEveryMs: 30_000,
   stalledBatchMs: 60_000,
   callbackTimeoutMs: 5_000,
   fallbackWindowScale: 1,
@@ -114,7 +117,8 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   redis.on("error", (err) => logger.warn({ err }, "redis connection error"));
   const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), prisma, tuning.retries);
-  const unwrittenOutcomes = new UnwrittenOutcomes();
+  // Keyed by the channel's provider account: a receipt may come in on a sibling channel's bind (adapters below).
+  const unwrittenOutcomes = new UnwrittenOutcomes((channelId) => adapters.accountOf(channelId));
   const receipts = new ReceiptRouter(
     (channelId, report) => unwrittenOutcomes.attach(channelId, report),
     new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching),

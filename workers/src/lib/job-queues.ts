@@ -14,6 +14,7 @@ import {
   dispatchBatchJob,
   dispatchChunkJob,
   finishBatchJob,
+  ingestBatchJob,
   QUEUE,
   type QueueName,
 } from "@switchboard/contracts";
@@ -27,11 +28,13 @@ export interface RetryPolicy {
 }
 
 export type QueueRetryPolicies = Record<
-  "dispatchBatch" | "dispatchChunk" | "deliveryReport" | "finishBatch" | "callback",
+  "ingestBatch" | "dispatchBatch" | "dispatchChunk" | "deliveryReport" | "finishBatch" | "callback",
   RetryPolicy
 >;
 
 export const DEFAULT_RETRY_POLICIES: QueueRetryPolicies = {
+  // as the API adds it (apps/api/src/modules/batches/batch-jobs.ts); the scheduler re-adds a lost one
+  ingestBatch: { attempts: 3, backoffMs: 5_000 },
   dispatchBatch: { attempts: 5, backoffMs: 1_000 },
   dispatchChunk: { attempts: 5, backoffMs: 2_000 },
   deliveryReport: { attempts: 5, backoffMs: 1_000 },
@@ -86,6 +89,7 @@ export class JobQueues {
   ) {
     const make = (name: QueueName, defaultJobOptions: JobsOptions) =>
       this.queues.set(name, new Queue(name, { connection, prefix, defaultJobOptions }));
+    make(QUEUE.ingestBatch, withRetries(retries.ingestBatch, STATE_IN_DB));
     make(QUEUE.dispatchBatch, withRetries(retries.dispatchBatch, STATE_IN_DB));
     make(QUEUE.dispatchChunk, withRetries(retries.dispatchChunk, STATE_IN_DB));
     make(QUEUE.deliveryReport, withRetries(retries.deliveryReport, KEEP_FAILURES));
@@ -98,6 +102,10 @@ export class JobQueues {
     const q = this.queues.get(name);
     if (!q) throw new Error(`no queue ${name}`);
     return q;
+  }
+
+  async ingestBatches(batchIds: readonly string[]): Promise<void> {
+    await this.addBatchJobs(QUEUE.ingestBatch, batchIds, (batchId) => ingestBatchJob.parse({ batchId }));
   }
 
   async dispatchBatches(batchIds: readonly string[]): Promise<void> {

@@ -32,10 +32,14 @@ export class ReportBatcher {
     private readonly opts: ReportBatcherOptions = DEFAULT_REPORT_BATCHING,
   ) {}
 
-  push(channelId: number, report: DeliveryReport): void {
-    const item: Report = { providerMessageId: report.providerMessageId.slice(0, 64), status: report.status };
+  push(channelId: number, report: DeliveryReport, arrivedAt = Date.now()): void {
+    const item: Report = {
+      providerMessageId: report.providerMessageId.slice(0, 64),
+      status: report.status,
+      arrivedAt: new Date(arrivedAt).toISOString(),
+    };
     if (report.errorCode) item.errorCode = report.errorCode.slice(0, 32);
-    if (report.doneAt) item.doneAt = report.doneAt.toISOString();
+    if (report.doneAt && !Number.isNaN(report.doneAt.getTime())) item.doneAt = report.doneAt.toISOString();
     let list = this.buffers.get(channelId);
     if (!list) {
       list = [];
@@ -97,15 +101,16 @@ export class ReportBatcher {
  * either rides with that unwritten outcome (`claim`) or goes to the batcher.
  */
 export class ReceiptRouter {
-  private waiting: Array<[number, DeliveryReport]> = [];
+  private waiting: Array<[number, DeliveryReport, number]> = [];
 
   constructor(
     private readonly claim: (channelId: number, report: DeliveryReport) => boolean,
     private readonly batcher: ReportBatcher,
   ) {}
 
+  /** Its arrival time is taken now: that is the receipt's time (its done date has minute resolution). */
   push(channelId: number, report: DeliveryReport): void {
-    if (this.waiting.push([channelId, report]) === 1) setImmediate(() => this.route());
+    if (this.waiting.push([channelId, report, Date.now()]) === 1) setImmediate(() => this.route());
   }
 
   /** Routes what is waiting and hands everything batched to the queue. */
@@ -117,8 +122,8 @@ export class ReceiptRouter {
   private route(): void {
     const list = this.waiting;
     this.waiting = [];
-    for (const [channelId, report] of list) {
-      if (!this.claim(channelId, report)) this.batcher.push(channelId, report);
+    for (const [channelId, report, arrivedAt] of list) {
+      if (!this.claim(channelId, report)) this.batcher.push(channelId, report, arrivedAt);
     }
   }
 }

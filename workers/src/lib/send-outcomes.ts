@@ -18,7 +18,6 @@ import type { Db } from "@switchboard/db";
 export interface RiddenReceipt {
   result: typeof ReceiveResult.RECEIVED | typeof ReceiveResult.RECEIVE_FAILED;
   errorCode: string | null;
-  doneAt: Date | null;
 }
 
 export interface SendOutcomeRow {
@@ -54,12 +53,11 @@ export async function recordSendOutcomes(
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
-  const receivedAts = rows.map((r) => r.receipt?.doneAt?.toISOString() ?? null);
   const [row] = await db.$queryRaw<Array<{ sent: number; withReceipt: bigint[] | null }>>`
     WITH o AS (
       SELECT * FROM unnest(${ids}::bigint[], ${results}::smallint[], ${messageIds}::text[], ${errors}::text[],
-                           ${receiveResults}::smallint[], ${receiptErrors}::text[], ${receivedAts}::timestamptz[])
-        AS o(id, result, message_id, error_code, receive_result, receipt_error, received_at)
+                           ${receiveResults}::smallint[], ${receiptErrors}::text[])
+        AS o(id, result, message_id, error_code, receive_result, receipt_error)
     ), t AS (
       SELECT o.*, p.tid FROM o CROSS JOIN LATERAL (
         SELECT r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
@@ -75,8 +73,8 @@ export async function recordSendOutcomes(
           "errorCode" = coalesce(t.error_code, t.receipt_error),
           "receiveResult" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receiveResult"
                                  ELSE t.receive_result END,
-          "receivedAt" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receivedAt"
-                              ELSE coalesce(t.received_at, now()) END
+          -- a receipt riding with its outcome came in a moment before this write: its time is the send's
+          "receivedAt" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receivedAt" ELSE now() END
       FROM t
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r."sendResult" = ${SendResult.NOT_SENT}
       RETURNING r.id, t.result, t.receive_result
@@ -110,25 +108,31 @@ export async function recordSendOutcomes(
 export class UnwrittenOutcomes {
   private readonly rows = new Map<string, SendOutcomeRow>();
 
+  /**
+   * `accountOf` names the provider account a channel's messages belong to: an SMSC delivers a receipt on any
+   * receiver bind of the account, so channels sharing one (same host, port, system id) share message ids here.
+   */
+  constructor(private readonly accountOf: (channelId: number) => string = String) {}
+
+  private key(channelId: number, providerMessageId: string): string {
+    return `${this.accountOf(channelId)}:${providerMessageId}`;
+  }
+
   add(channelId: number, row: SendOutcomeRow): void {
-    if (row.providerMessageId !== null) this.rows.set(`${channelId}:${row.providerMessageId}`, row);
+    if (row.providerMessageId !== null) this.rows.set(this.key(channelId, row.providerMessageId), row);
   }
 
   remove(channelId: number, rows: readonly SendOutcomeRow[]): void {
     for (const row of rows) {
-      if (row.providerMessageId !== null) this.rows.delete(`${channelId}:${row.providerMessageId}`);
+      if (row.providerMessageId !== null) this.rows.delete(this.key(channelId, row.providerMessageId));
     }
   }
 
   /** True when the receipt's message is still unwritten here: the receipt is then written with it. */
   attach(channelId: number, report: DeliveryReport): boolean {
-    const row = this.rows.get(`${channelId}:${report.providerMessageId}`);
+    const row = this.rows.get(this.key(channelId, report.providerMessageId));
     if (!row || row.receipt) return false;
-    row.receipt = {
-      result: receiveResultOf(report),
-      errorCode: report.errorCode ?? null,
-      doneAt: report.doneAt && !Number.isNaN(report.doneAt.getTime()) ? report.doneAt : null,
-    };
+    row.receipt = { result: receiveResultOf(report), errorCode: report.errorCode ?? null };
     return true;
   }
 
