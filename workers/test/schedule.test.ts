@@ -3,7 +3,11 @@
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, batchJobId, batchJobKey, QUEUE, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { buildApp } from "../../apps/api/src/app";
+import { multipart } from "../../apps/api/test/accounts";
+import { signIn } from "../../apps/api/test/helpers";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
 import { chunkJobId } from "../src/lib/job-queues";
 import {
@@ -13,6 +17,7 @@ import {
   type Harness,
   phoneNumbers,
   startHarness,
+  testConfig,
   waitFor,
   waitSettled,
 } from "./helpers";
@@ -149,5 +154,41 @@ describe("schedule tick", () => {
     expect((await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(reused.batchId) } })).successCount).toBe(
       20,
     );
+  });
+
+  it("reads a file batch whose ingest job was never queued (the API died in between)", async () => {
+    // The API on this database but another Redis prefix: its ingest job lands where no worker looks, as if the
+    // process had died between committing the batch and queueing the job.
+    const redis = new Redis(inject("redisUrl"));
+    const api = await buildApp({ config: { ...testConfig(db.url), LOG_LEVEL: "silent" }, prisma, redis });
+    try {
+      for (const c of await prisma.channel.findMany({ where: { kind: "smpp" } })) {
+        await prisma.channel.update({
+          where: { id: c.id },
+          data: { config: { ...(c.config as Record<string, unknown>), port: sim.port } },
+        });
+      }
+      const token = await signIn(api, "customer", "customer", "Customer123");
+      const form = multipart(
+        { productCode: "3000", taskType: "2", content: JSON.stringify({ product: 3000, text: "Your order shipped" }) },
+        [{ name: "n.csv", data: Buffer.from("+12025550181\n+12025550182\n+12025550183\n"), field: "file" }],
+        "file",
+      );
+      const res = await api.inject({
+        method: "POST",
+        url: "/batch/submit/file",
+        headers: { authorization: `Bearer ${token}`, "content-type": form.contentType },
+        payload: form.payload,
+      });
+      expect(res.json().code, res.body).toBe(0);
+      const batchId = (res.json().data as { batch: { id: string } }).batch.id;
+      // A minute later, still nobody reads it.
+      await prisma.$executeRaw`UPDATE message_batches SET "updatedAt" = now() - interval '2 minutes' WHERE id = ${BigInt(batchId)}`;
+      const done = await waitSettled(prisma, batchId);
+      expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, validCount: 3, successCount: 3, filePath: null });
+    } finally {
+      await api.close();
+      redis.disconnect();
+    }
   });
 });
