@@ -28,6 +28,7 @@ import type { WorkerDeps } from "./lib/deps";
 import { callbackJobId } from "./lib/job-queues";
 import { isRunAgain } from "./lib/job-result";
 import { ReceiptListeners } from "./lib/receipt-listeners";
+import { SchedulerGuard } from "./lib/scheduler-guard";
 
 /** Jobs one worker process runs at once, per queue. Chunks mostly wait on the network, callbacks on customers. */
 export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
@@ -173,12 +174,10 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  if (scheduler) {
-    // Upserted on every start, so there is one repeatable job however many worker processes run.
-    await deps.queues
-      .queue(QUEUE.schedule)
-      .upsertJobScheduler("schedule-tick", { every: deps.tuning.scheduleEveryMs }, { name: QUEUE.schedule, data: {} });
-  }
+  // Upserted on every start, so there is one repeatable job however many worker processes run; each process
+  // re-creates it if Redis loses it (scheduler-guard.ts).
+  const guard = new SchedulerGuard(deps);
+  if (scheduler) await guard.start();
 
   // Provider webhook events (RCS, WhatsApp) are a table the API fills, not a BullMQ queue: see channel-events.ts.
   const events = new ChannelEventLoop(deps);
@@ -195,7 +194,7 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   return {
     workers,
     close: async () => {
-      await Promise.all([...workers.map((w) => w.close()), events.close(), listeners.close()]);
+      await Promise.all([...workers.map((w) => w.close()), events.close(), listeners.close(), guard.close()]);
     },
   };
 }

@@ -156,6 +156,35 @@ describe("schedule tick", () => {
     );
   });
 
+  it("Redis losing its data: the scheduler comes back by itself and a batch whose chunk jobs were lost resumes", {
+    timeout: 60_000,
+  }, async () => {
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const customer = await createCustomer(prisma);
+    // Sending, its chunk jobs lost with Redis's data, its last progress 15 s ago: longer than the recovery rule
+    // (10 s), far shorter than the usual stall rule (60 s).
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(40), {
+      status: BatchStatus.SENDING,
+    });
+    await prisma.$executeRaw`UPDATE message_batches SET "updatedAt" = now() - interval '15 seconds' WHERE id = ${BigInt(batchId)}`;
+    // What a Redis restart without persistence does: every key of this deployment's prefix is gone (queued and
+    // running jobs, the scheduler's repeatable job, chunk leases).
+    const { redis, redisPrefix, queues } = harness.deps;
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1_000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+    expect(await queues.queue(QUEUE.schedule).getJobScheduler("schedule-tick")).toBeUndefined();
+
+    await waitFor("the scheduler created again", async () =>
+      (await queues.queue(QUEUE.schedule).getJobScheduler("schedule-tick")) ? true : undefined,
+    );
+    const done = await waitSettled(prisma, batchId, 20_000);
+    expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 40 });
+  });
+
   it("reads a file batch whose ingest job was never queued (the API died in between)", async () => {
     // The API on this database but another Redis prefix: its ingest job lands where no worker looks, as if the
     // process had died between committing the batch and queueing the job.

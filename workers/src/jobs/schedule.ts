@@ -10,8 +10,9 @@
 //     between creating the batch and queueing its ingest; one still running holds its job id, so none doubles)
 import { BatchStatus, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
+import { RECOVERY_STALL_MS, recoveringKey } from "../lib/scheduler-guard";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix">;
 
 /** Batches handled per kind and tick; the rest wait for the next tick. */
 const PER_TICK = 1_000;
@@ -31,7 +32,10 @@ export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> 
        OR (b.status IN (${BatchStatus.SEND_TERMINATED}, ${BatchStatus.SEND_FAILED}) AND b."finishedAt" IS NULL)
     ORDER BY b.id LIMIT ${PER_TICK}`;
 
-  const stalledSince = new Date(now.getTime() - deps.tuning.stalledBatchMs);
+  // Just after Redis lost its data (scheduler-guard.ts), lost chunk jobs are found sooner.
+  const recovering = (await deps.redis.exists(recoveringKey(deps.redisPrefix))) === 1;
+  const stallMs = recovering ? Math.min(RECOVERY_STALL_MS, deps.tuning.stalledBatchMs) : deps.tuning.stalledBatchMs;
+  const stalledSince = new Date(now.getTime() - stallMs);
   const stalled = await deps.prisma.$queryRaw<Array<{ id: bigint }>>`
     SELECT b.id FROM message_batches b
     WHERE b.status = ${BatchStatus.SENDING} AND b."updatedAt" < ${stalledSince}
