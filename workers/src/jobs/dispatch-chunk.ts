@@ -45,7 +45,16 @@ import { fallBackToSms } from "./sms-fallback";
 
 type Deps = Pick<
   WorkerDeps,
-  "prisma" | "redis" | "redisPrefix" | "queues" | "adapters" | "unwrittenOutcomes" | "leases" | "logger" | "tuning"
+  | "prisma"
+  | "redis"
+  | "redisPrefix"
+  | "queues"
+  | "adapters"
+  | "unwrittenOutcomes"
+  | "journal"
+  | "leases"
+  | "logger"
+  | "tuning"
 >;
 
 export interface Attempt {
@@ -170,6 +179,8 @@ async function runChunk(
     return;
   }
   try {
+    // Outcomes a failed database write left in the journal are written first: those messages are not sent again.
+    await deps.journal.replay(batchId, (rows) => writeOutcomes(deps, batchId, rows));
     // The chunk's id range drives the read; the batch and channel are filtered after (see send-outcomes.ts: the
     // planner's statistics do not know a fresh batch and would read the whole batch through its index).
     const recipients = job.ids
@@ -198,10 +209,12 @@ async function runChunk(
       ...(channel.kind === "whatsapp"
         ? { pairGate: new PairGate(deps.redis, deps.redisPrefix, deps.tuning.pairIntervalMs) }
         : {}),
-      writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites, {
-        outcomes: deps.unwrittenOutcomes,
-        channelId: channel.id,
-      }),
+      writer: new OutcomeWriter(
+        (rows) => writeOutcomes(deps, batchId, rows),
+        deps.tuning.outcomeWrites,
+        { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
+        (rows) => deps.journal.keep(batchId, rows),
+      ),
     };
     const result = await sendWithRetries(sender, recipients);
     if (result.templateRefused) {

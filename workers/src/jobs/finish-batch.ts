@@ -26,6 +26,8 @@ import {
 import type { Prisma } from "@switchboard/db";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
+import { recordSendOutcomes } from "../lib/send-outcomes";
+import { enqueueReportCallbacks } from "./delivery-report";
 import { runFallbackWindow } from "./fallback-window";
 import { revokeUndelivered } from "./revoke";
 
@@ -60,13 +62,17 @@ function unsentErrorCode(stored: string | null): string {
   return (known ?? "channel_unavailable").toUpperCase();
 }
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning" | "adapters">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "leases" | "logger" | "tuning" | "adapters" | "journal">;
 
 /**
  * Ends a sending batch as failed (21 -> 24) with a reason, and has it settled. A no-op when the batch is no
  * longer sending (terminated or finished meanwhile): the conditional update decides.
  */
-export async function failSendingBatch(deps: Deps, batchId: string, reason: FailureReason): Promise<boolean> {
+export async function failSendingBatch(
+  deps: Pick<WorkerDeps, "prisma" | "queues" | "logger">,
+  batchId: string,
+  reason: FailureReason,
+): Promise<boolean> {
   const { count } = await deps.prisma.messageBatch.updateMany({
     where: { id: BigInt(batchId), status: BatchStatus.SENDING },
     data: { status: BatchStatus.SEND_FAILED, reason: failureReason(reason) },
@@ -115,6 +121,14 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
     return runAgain(deps.tuning.finishWaitMs);
   }
 
+  // Outcomes a failed database write left in the journal count before anything is closed or refunded.
+  await deps.journal.replay(id, async (rows) => {
+    const { withReceipt } = await recordSendOutcomes(deps.prisma, id, rows);
+    await enqueueReportCallbacks(
+      deps,
+      withReceipt.map((recipientId) => ({ recipientId, batchId: id })),
+    );
+  });
   // Terminated: what the provider accepted but has not delivered is withdrawn where it can be (RCS), and refunded.
   if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
   // Sending with a timed SMS fallback: not settled while an RCS message is inside its window (fallback-window.ts).

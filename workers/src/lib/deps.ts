@@ -11,6 +11,7 @@ import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
 import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
+import { OutcomeJournal } from "./outcome-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
 
@@ -88,6 +89,8 @@ export interface WorkerDeps {
   receipts: ReceiptRouter;
   /** Outcomes not written yet: a receipt for one of them is written with it. */
   unwrittenOutcomes: UnwrittenOutcomes;
+  /** Outcomes a failed database write left in Redis (outcome-journal.ts). */
+  journal: OutcomeJournal;
   leases: ChunkLeases;
   logger: PinoLogger;
   /** Where callbacks and channel connections may go (EGRESS_ALLOW): their addresses are customers' input. */
@@ -143,6 +146,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     adapters,
     receipts,
     unwrittenOutcomes,
+    journal: new OutcomeJournal(redis, config.REDIS_PREFIX),
     leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
     logger,
     egress,

@@ -168,6 +168,8 @@ export class OutcomeWriter {
     private readonly opts: OutcomeWriterOptions = DEFAULT_OUTCOME_WRITES,
     /** Where receipts can find the rows of this writer's channel until their write starts. */
     private readonly unwritten?: { outcomes: UnwrittenOutcomes; channelId: number },
+    /** Where the rows of a write that failed for good are kept (outcome-journal.ts), so none is sent twice. */
+    private readonly keep?: (rows: SendOutcomeRow[]) => Promise<void>,
   ) {}
 
   get failed(): boolean {
@@ -207,6 +209,8 @@ export class OutcomeWriter {
         if (attempt >= this.opts.attempts) {
           if (!this.hasFailed) this.failure = err;
           this.hasFailed = true;
+          // The provider has these messages: keep their outcomes where the next run finds them.
+          await this.keep?.(rows).catch(() => undefined);
           return;
         }
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
