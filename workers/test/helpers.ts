@@ -6,6 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { loadConfig } from "@switchboard/api/config";
 import { applyBalanceChange } from "@switchboard/api/ledger";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
@@ -96,6 +98,9 @@ export function testConfig(databaseUrl = inject("databaseUrl"), redisPrefix = wo
     REDIS_PREFIX: redisPrefix,
     // The tests' SMSC simulators and callback receivers listen on loopback, on ports the OS picks.
     EGRESS_ALLOW: "127.0.0.1",
+    // Never the checkout's .data/uploads: the scheduler's upload sweep would judge a developer's files by the
+    // tests' databases.
+    UPLOAD_DIR: path.join(tmpdir(), "switchboard-worker-test-uploads"),
   });
 }
 

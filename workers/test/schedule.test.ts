@@ -1,5 +1,9 @@
 // The scheduler's repeatable tick. It looks at every batch of the database, so it runs on a database of its own
 // (migrated and demo-seeded here): on the run's shared one it would start other tests' batches.
+
+import { existsSync } from "node:fs";
+import { mkdir, rm, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, batchJobId, batchJobKey, QUEUE, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
@@ -9,6 +13,7 @@ import { buildApp } from "../../apps/api/src/app";
 import { multipart } from "../../apps/api/test/accounts";
 import { signIn } from "../../apps/api/test/helpers";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
+import { sweepUploads } from "../src/jobs/upload-sweep";
 import { chunkJobId } from "../src/lib/job-queues";
 import {
   createCustomer,
@@ -183,6 +188,36 @@ describe("schedule tick", () => {
     );
     const done = await waitSettled(prisma, batchId, 20_000);
     expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 40 });
+  });
+
+  it("removes batch uploads no batch names once untouched for an hour, and only those", async () => {
+    const dir = path.join(harness.deps.uploadDir, "batches", "999999");
+    await mkdir(dir, { recursive: true });
+    const orphan = path.join(dir, "orphan.upload");
+    const named = path.join(dir, "named.upload");
+    const fresh = path.join(dir, "fresh.upload");
+    for (const f of [orphan, named, fresh]) await writeFile(f, "+12025550123\n");
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    await utimes(orphan, hoursAgo, hoursAgo);
+    await utimes(named, hoursAgo, hoursAgo);
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: sim.port });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
+      status: BatchStatus.UNDER_REVIEW,
+    });
+    await prisma.messageBatch.update({
+      where: { id: BigInt(batchId) },
+      data: { filePath: "batches/999999/named.upload", submitMode: 3, updatedAt: new Date() },
+    });
+    try {
+      expect(await sweepUploads(harness.deps, Date.now(), true)).toBe(1);
+      expect(existsSync(orphan)).toBe(false);
+      expect(existsSync(named)).toBe(true);
+      expect(existsSync(fresh)).toBe(true);
+    } finally {
+      await prisma.messageBatch.update({ where: { id: BigInt(batchId) }, data: { filePath: null, status: 13 } });
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads a file batch whose ingest job was never queued (the API died in between)", async () => {

@@ -134,6 +134,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     HOST: "127.0.0.1",
     PORT: "0",
     EGRESS_ALLOW: "127.0.0.1", // the SMSC simulator is on loopback, on a port the OS picks
+    // not the checkout's .data/uploads: the workers' upload sweep judges files by this run's database
+    UPLOAD_DIR: path.join(tmpdir(), "switchboard-e2e-uploads"),
   });
   const prisma = createPrisma(config.DATABASE_URL, { max: 4 });
   const redis = new Redis(config.REDIS_URL);

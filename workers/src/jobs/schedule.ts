@@ -8,11 +8,13 @@
 //     chunk plan is deterministic, so chunks still queued or running are not duplicated)
 //   - 11 a file batch still ingesting with no progress for stalledBatchMs -> ingest-batch again (the API died
 //     between creating the batch and queueing its ingest; one still running holds its job id, so none doubles)
+//   - batch number files no batch names, untouched for an hour -> removed (upload-sweep.ts; every 10 minutes)
 import { BatchStatus, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 import { RECOVERY_STALL_MS, recoveringKey } from "../lib/scheduler-guard";
+import { sweepUploads } from "./upload-sweep";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix" | "uploadDir">;
 
 /** Batches handled per kind and tick; the rest wait for the next tick. */
 const PER_TICK = 1_000;
@@ -60,4 +62,5 @@ export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> 
   await deps.queues.ingestBatches(ingestStalled.map((b) => b.id.toString()));
   await deps.queues.dispatchBatches([...due, ...stalled].map((b) => b.id.toString()));
   await deps.queues.finishBatches(toFinish.map((b) => b.id.toString()));
+  await sweepUploads(deps, now.getTime()).catch((err: unknown) => deps.logger.warn({ err }, "upload sweep failed"));
 }
