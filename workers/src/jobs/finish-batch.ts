@@ -109,6 +109,20 @@ const STOPPED: readonly number[] = [BatchStatus.SEND_TERMINATED, BatchStatus.SEN
 
 type Settled = { status: number; userId: number; firstTime: boolean } | null;
 
+/** Writes back the outcomes a failed database write left in the journal (outcome-journal.ts) for one batch. */
+export async function replayJournal(
+  deps: Pick<WorkerDeps, "prisma" | "queues" | "logger" | "journal">,
+  batchId: bigint,
+): Promise<number> {
+  return deps.journal.replay(batchId, async (rows) => {
+    const { withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+    await enqueueReportCallbacks(
+      deps,
+      withReceipt.map((recipientId) => ({ recipientId, batchId })),
+    );
+  });
+}
+
 export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobResult> {
   const id = BigInt(job.batchId);
   const batch = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true } });
@@ -122,13 +136,7 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
   }
 
   // Outcomes a failed database write left in the journal count before anything is closed or refunded.
-  await deps.journal.replay(id, async (rows) => {
-    const { withReceipt } = await recordSendOutcomes(deps.prisma, id, rows);
-    await enqueueReportCallbacks(
-      deps,
-      withReceipt.map((recipientId) => ({ recipientId, batchId: id })),
-    );
-  });
+  await replayJournal(deps, id);
   // Terminated: what the provider accepted but has not delivered is withdrawn where it can be (RCS), and refunded.
   if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
   // Sending with a timed SMS fallback: not settled while an RCS message is inside its window (fallback-window.ts).

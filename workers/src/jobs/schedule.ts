@@ -8,18 +8,31 @@
 //     chunk plan is deterministic, so chunks still queued or running are not duplicated)
 //   - 11 a file batch still ingesting with no progress for stalledBatchMs -> ingest-batch again (the API died
 //     between creating the batch and queueing its ingest; one still running holds its job id, so none doubles)
+//   - outcomes kept in the journal while the database was away -> written back (outcome-journal.ts)
 //   - batch number files no batch names, untouched for an hour -> removed (upload-sweep.ts; every 10 minutes)
 import { BatchStatus, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 import { RECOVERY_STALL_MS, recoveringKey } from "../lib/scheduler-guard";
+import { replayJournal } from "./finish-batch";
 import { sweepUploads } from "./upload-sweep";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix" | "uploadDir">;
+type Deps = Pick<
+  WorkerDeps,
+  "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix" | "uploadDir" | "journal"
+>;
 
 /** Batches handled per kind and tick; the rest wait for the next tick. */
 const PER_TICK = 1_000;
 
 export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> {
+  // Outcomes the database could not take while it was away go in first: receipts waiting for them match, and
+  // no chunk sends their recipients again.
+  for (const batchId of await deps.journal.batches()) {
+    const n = await replayJournal(deps, BigInt(batchId));
+    if (n > 0) deps.logger.warn({ batchId, outcomes: n }, "outcomes kept while the database was away written back");
+    else await deps.journal.unlistIfEmpty(batchId);
+  }
+
   const due = await deps.prisma.messageBatch.findMany({
     where: { status: BatchStatus.PENDING_SEND, OR: [{ scheduledAt: null }, { scheduledAt: { lte: now } }] },
     select: { id: true },

@@ -37,8 +37,10 @@ export const DEFAULT_RETRY_POLICIES: QueueRetryPolicies = {
   ingestBatch: { attempts: 3, backoffMs: 5_000 },
   dispatchBatch: { attempts: 5, backoffMs: 1_000 },
   dispatchChunk: { attempts: 5, backoffMs: 2_000 },
-  deliveryReport: { attempts: 5, backoffMs: 1_000 },
-  finishBatch: { attempts: 10, backoffMs: 1_000 },
+  // Receipts the SMSC saw acknowledged exist nowhere else: enough attempts (1 s doubling, ~68 minutes in all) to
+  // outlast a database outage instead of being dropped after 15 s of it.
+  deliveryReport: { attempts: 13, backoffMs: 1_000 },
+  finishBatch: { attempts: 13, backoffMs: 1_000 },
   callback: { attempts: 6, backoffMs: 10_000 },
 };
 

@@ -20,6 +20,15 @@ export class OutcomeJournal {
     return `${this.prefix}unwritten:${batchId}`;
   }
 
+  /** The batches with kept outcomes: the scheduler writes them back as soon as the database answers again. */
+  private get batchesKey(): string {
+    return `${this.prefix}unwritten-batches`;
+  }
+
+  async batches(): Promise<string[]> {
+    return this.redis.smembers(this.batchesKey);
+  }
+
   /** Keeps rows whose database write failed for good. */
   async keep(batchId: bigint | string, rows: readonly SendOutcomeRow[]): Promise<void> {
     if (rows.length === 0) return;
@@ -36,6 +45,7 @@ export class OutcomeJournal {
       .multi()
       .hset(this.key(batchId), ...fields)
       .pexpire(this.key(batchId), KEEP_MS)
+      .sadd(this.batchesKey, batchId.toString())
       .exec();
   }
 
@@ -53,6 +63,12 @@ export class OutcomeJournal {
     });
     await write(rows);
     await this.redis.hdel(this.key(batchId), ...ids);
+    await this.unlistIfEmpty(batchId);
     return rows.length;
+  }
+
+  /** Takes the batch off the list once nothing is kept for it (rows kept meanwhile keep it listed). */
+  async unlistIfEmpty(batchId: bigint | string): Promise<void> {
+    if ((await this.redis.hlen(this.key(batchId))) === 0) await this.redis.srem(this.batchesKey, batchId.toString());
   }
 }
