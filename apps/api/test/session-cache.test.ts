@@ -124,4 +124,46 @@ describe("the session check's memory", () => {
       await c.close();
     }
   });
+
+  it("holds developer API keys in memory, and a new key, the API switched off or a whitelist ends the old one everywhere", async () => {
+    await settled(a.app.sessions, b.app.sessions);
+    const dev = await makeAccount(a, UserType.USER, tenantId);
+    expect((await call(a.app, "POST", "/user/api/toggle", { token: dev.token, body: { enabled: true } })).status).toBe(
+      200,
+    );
+    const keyOf = async () =>
+      (await call<{ secretKey: string }>(a.app, "POST", "/user/sk/refresh", { token: dev.token, body: {} })).body.data
+        .secretKey;
+    // A batch the user does not have: 404 once the key is taken, so a 401 or 403 here is the key check's answer.
+    const v1 = (t: TestContext, key: string) =>
+      t.app
+        .inject({ method: "GET", url: "/v1/batches/1", headers: { authorization: `Bearer ${key}` } })
+        .then((r) => r.statusCode);
+    const first = await keyOf();
+    expect([await v1(a, first), await v1(b, first)]).toEqual([404, 404]);
+    // Held in memory once checked (a read that raced with a change's notification is not kept: the next one is).
+    const held = () => (a.app.sessions as unknown as { keys: Map<string, unknown> }).keys.size;
+    await eventually("a to hold the key", async () => (await v1(a, first)) === 404 && held() > 0, 2_000);
+
+    // A new key on a: the old one is refused by a at once, by b as soon as the database tells it.
+    const second = await keyOf();
+    expect(await v1(a, first)).toBe(401);
+    await eventually("b to refuse the replaced key", async () => (await v1(b, first)) === 401, 2_000);
+    expect([await v1(a, second), await v1(b, second)]).toEqual([404, 404]);
+
+    // The API switched off through b: a refuses the key.
+    expect((await call(b.app, "POST", "/user/api/toggle", { token: dev.token, body: { enabled: false } })).status).toBe(
+      200,
+    );
+    expect(await v1(b, second)).toBe(403);
+    await eventually("a to refuse the switched-off key", async () => (await v1(a, second)) === 403, 2_000);
+
+    // Switched on again, then an IP whitelist that does not hold the caller: refused on both.
+    await call(a.app, "POST", "/user/api/toggle", { token: dev.token, body: { enabled: true } });
+    await eventually("b to take the key again", async () => (await v1(b, second)) === 404, 2_000);
+    const ip = await call(a.app, "POST", "/user/ip/mod", { token: dev.token, body: { ips: ["203.0.113.7"] } });
+    expect(ip.status, JSON.stringify(ip.body)).toBe(200);
+    expect(await v1(a, second)).toBe(403);
+    await eventually("b to apply the whitelist", async () => (await v1(b, second)) === 403, 2_000);
+  });
 });

@@ -209,6 +209,7 @@ async function runChunk(
       ...(channel.kind === "whatsapp"
         ? { pairGate: new PairGate(deps.redis, deps.redisPrefix, deps.tuning.pairIntervalMs) }
         : {}),
+      checkedUntil: Date.now() + deps.tuning.statusCheckMs,
       writer: new OutcomeWriter(
         (rows) => writeOutcomes(deps, batchId, rows),
         deps.tuning.outcomeWrites,
@@ -359,6 +360,11 @@ interface Sender {
   /** WhatsApp channels: one message per interval to a user, across every worker. */
   pairGate?: PairGate;
   writer: OutcomeWriter;
+  /**
+   * Until when the batch's status and the lease count as just checked: the chunk read the one and took the other
+   * right before its first round, so that round does not check again at once (a statement per small batch).
+   */
+  checkedUntil: number;
 }
 
 interface RoundResult {
@@ -478,7 +484,8 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   let slotFreed: (() => void) | undefined;
   let tokens = 0;
   let remainingSegments = recipients.reduce((sum, r) => sum + r.segments, 0);
-  let nextCheck = 0;
+  let nextCheck = s.checkedUntil;
+  s.checkedUntil = 0;
   try {
     for (const r of recipients) {
       if (Date.now() >= nextCheck) {

@@ -6,6 +6,8 @@
 //     and the next request reads the row again. Entries are trusted only while the LISTEN connection is up (a
 //     notification sent while it was down is lost): when it drops, everything is forgotten and every check reads
 //     the database until it is back. An entry also ages out after maxAgeMs, a bound on any surprise.
+//   - Developer API keys: the key's user (by the key's hash), held and dropped like the users above (the trigger
+//     also fires on the key, the API switch and the IP whitelist: 20261126030000_api_key_notify).
 //   - Signed-out tokens (jti): every process holds the set. A sign-out writes the Redis key (with the token's
 //     remaining life) and publishes the jti; every process adds it on the message. The set is built from the keys
 //     after subscribing (so nothing falls between), and while the subscription is down every check asks Redis.
@@ -43,6 +45,9 @@ const revokedChannel = (prefix: string) => `${prefix}sessions-revoked`;
 
 export class SessionCache {
   private readonly users = new Map<number, { user: SessionUser; at: number }>();
+  /** Developer API keys (by hash) -> their user's row as the key check reads it; and each user's key hash. */
+  private readonly keys = new Map<string, { user: { id: number }; at: number }>();
+  private readonly keyOfUser = new Map<number, string>();
   /** Bumped by every notification: a row read before a change must not be stored after it. */
   private epoch = 0;
   private usersLive = false;
@@ -69,6 +74,8 @@ export class SessionCache {
       live: (up) => {
         this.epoch++;
         this.users.clear();
+        this.keys.clear();
+        this.keyOfUser.clear();
         this.usersLive = up;
       },
       error: (err) => this.opts.onError?.(err, "session cache: database notifications"),
@@ -123,10 +130,38 @@ export class SessionCache {
     return user;
   }
 
-  /** Drops a user's entry (its row changed). */
+  /**
+   * The user a developer API key (its hash) belongs to, as `load` reads it: from memory when it can be trusted,
+   * else read (and kept, when found: unknown keys are not held, or anyone could fill the cache). The same
+   * notifications drop it (the trigger also fires on the key, the API switch and the IP whitelist).
+   */
+  async keyUser<T extends { id: number }>(hash: string, load: () => Promise<T | null>): Promise<T | null> {
+    const hit = this.keys.get(hash);
+    if (hit && this.usersLive && Date.now() - hit.at < this.maxAgeMs) return hit.user as T;
+    const epoch = this.epoch;
+    const user = await load();
+    if (user && this.usersLive && epoch === this.epoch) {
+      if (this.keys.size >= this.maxUsers) {
+        const [oldest] = this.keys.keys();
+        if (oldest !== undefined) this.keys.delete(oldest);
+      }
+      const previous = this.keyOfUser.get(user.id);
+      if (previous !== undefined) this.keys.delete(previous);
+      this.keys.set(hash, { user, at: Date.now() });
+      this.keyOfUser.set(user.id, hash);
+    }
+    return user;
+  }
+
+  /** Drops a user's entries (its row changed). */
   forget(userId: number): void {
     this.epoch++;
     this.users.delete(userId);
+    const hash = this.keyOfUser.get(userId);
+    if (hash !== undefined) {
+      this.keys.delete(hash);
+      this.keyOfUser.delete(userId);
+    }
   }
 
   async isRevoked(jti: string): Promise<boolean> {

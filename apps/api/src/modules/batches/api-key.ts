@@ -25,22 +25,27 @@ export function apiKeyAuth(prisma: PrismaClient) {
     const key = presentedKey(req);
     if (!key) throw new AppError(401, "batch.api_key_missing");
     // Anything that is not one of our keys (a session token, a typo) is simply not found.
-    const user = key.startsWith(SECRET_KEY_PREFIX)
-      ? await prisma.user.findUnique({
-          where: { secretKeyHash: secretKeyHash(key) },
-          select: {
-            id: true,
-            type: true,
-            tenantId: true,
-            agentId: true,
-            username: true,
-            status: true,
-            deletedAt: true,
-            apiEnabled: true,
-            ipWhitelist: true,
-          },
-        })
-      : null;
+    const hash = key.startsWith(SECRET_KEY_PREFIX) ? secretKeyHash(key) : null;
+    // Held in memory and dropped on any change of the row's key, switch, whitelist or status (session-cache.ts).
+    const user =
+      hash === null
+        ? null
+        : await req.server.sessions.keyUser(hash, () =>
+            prisma.user.findUnique({
+              where: { secretKeyHash: hash },
+              select: {
+                id: true,
+                type: true,
+                tenantId: true,
+                agentId: true,
+                username: true,
+                status: true,
+                deletedAt: true,
+                apiEnabled: true,
+                ipWhitelist: true,
+              },
+            }),
+          );
     if (!user || user.deletedAt || user.type !== UserType.USER || user.tenantId === null)
       throw new AppError(401, "batch.api_key_invalid");
     if (user.status !== AccountStatus.NORMAL) throw new AppError(403, "batch.api_frozen");

@@ -14,6 +14,7 @@ import {
 } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
 import { AppError } from "../../lib/errors";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "../catalog/customer-product";
 import {
   PRICE_FAILURE_MESSAGE,
   type PriceFailure,
@@ -128,6 +129,8 @@ export async function quoteBatch(
     productId: input.productId,
     countryCodes: input.countryCodes,
     kind: screening ? ("screening" as const) : ("message" as const),
+    // looked up once for the price and the channel resolution
+    known: await activeProductOfCustomer(db, input.customerId, input.productId),
   };
   // Screening delivers nothing, so nothing falls back.
   const fallbackAsk =
@@ -162,7 +165,7 @@ export async function quoteBatch(
  */
 async function priceByCategory(
   db: Db,
-  ask: { customerId: number; productId: number },
+  ask: { customerId: number; productId: number } & KnownCustomerProduct,
   template: { name: string; language: string },
   channels: Map<string, ChannelResolution>,
   prices: Map<string, PriceResolution>,

@@ -10,11 +10,21 @@ export interface CustomerProduct {
   product: { countryScope: number; countryCodes: string[]; defaultChannelId: number | null };
 }
 
+export type CustomerProductResult =
+  | { ok: true; value: CustomerProduct }
+  | { ok: false; reason: CustomerProductFailure };
+
+/** What a caller that resolved the pair already hands to the resolvers (price, channel), saving their lookup. */
+export interface KnownCustomerProduct {
+  /** activeProductOfCustomer's answer for the same customer and product. */
+  known?: CustomerProductResult | undefined;
+}
+
 export async function activeProductOfCustomer(
   db: Db,
   customerId: number,
   productId: number,
-): Promise<{ ok: true; value: CustomerProduct } | { ok: false; reason: CustomerProductFailure }> {
+): Promise<CustomerProductResult> {
   const customer = await db.user.findFirst({ where: { id: customerId, deletedAt: null }, select: { tenantId: true } });
   if (!customer?.tenantId) return { ok: false, reason: "customer_not_found" };
   const product = await db.product.findFirst({

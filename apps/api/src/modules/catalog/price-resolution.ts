@@ -15,7 +15,7 @@
 // same way, and where neither row has that category's price, by the message price.
 import { inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { activeProductOfCustomer } from "./customer-product";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "./customer-product";
 
 export interface EffectivePrice {
   unitPrice: bigint;
@@ -118,10 +118,15 @@ function everyCountry(codes: readonly string[], resolution: PriceResolution): Ma
 /** The effective unit price of many countries at once: four queries whatever the number of countries. */
 export async function resolveUnitPrices(
   db: Db,
-  input: { customerId: number; productId: number; countryCodes: readonly string[]; kind?: PriceKind },
+  input: {
+    customerId: number;
+    productId: number;
+    countryCodes: readonly string[];
+    kind?: PriceKind | undefined;
+  } & KnownCustomerProduct,
 ): Promise<Map<string, PriceResolution>> {
   const codes = [...new Set(input.countryCodes)];
-  const found = await activeProductOfCustomer(db, input.customerId, input.productId);
+  const found = input.known ?? (await activeProductOfCustomer(db, input.customerId, input.productId));
   if (!found.ok) return everyCountry(codes, { ok: false, reason: found.reason });
   const { product } = found.value;
 

@@ -10,7 +10,7 @@
 // resolveChannels answers many countries with a constant number of queries (the batch issue's bulk form).
 import { ActiveStatus, inCountryScope, type MessageKey } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { activeProductOfCustomer } from "../catalog/customer-product";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "../catalog/customer-product";
 
 export const ALL_COUNTRIES = "*";
 
@@ -48,10 +48,10 @@ function everyCountry(codes: readonly string[], resolution: ChannelResolution): 
 /** The channel of many countries at once: four queries whatever the number of countries. */
 export async function resolveChannels(
   db: Db,
-  input: { customerId: number; productId: number; countryCodes: readonly string[] },
+  input: { customerId: number; productId: number; countryCodes: readonly string[] } & KnownCustomerProduct,
 ): Promise<Map<string, ChannelResolution>> {
   const codes = [...new Set(input.countryCodes)];
-  const found = await activeProductOfCustomer(db, input.customerId, input.productId);
+  const found = input.known ?? (await activeProductOfCustomer(db, input.customerId, input.productId));
   if (!found.ok) return everyCountry(codes, { ok: false, reason: found.reason });
   const { tenantId, product } = found.value;
 

@@ -53,7 +53,11 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: secretKeyRefreshResult },
       },
     },
-    async (req) => refreshSecretKey(prisma, principalOf(req), new Date()),
+    async (req) => {
+      const result = await refreshSecretKey(prisma, principalOf(req), new Date());
+      app.sessions.forget(principalOf(req).userId); // the old key stops here at once (elsewhere: the database tells)
+      return result;
+    },
   );
 
   app.post(
@@ -68,7 +72,11 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ipModResult },
       },
     },
-    async (req) => setIpWhitelist(prisma, principalOf(req), req.body.ips),
+    async (req) => {
+      const result = await setIpWhitelist(prisma, principalOf(req), req.body.ips);
+      app.sessions.forget(principalOf(req).userId);
+      return result;
+    },
   );
 
   app.post(
@@ -98,6 +106,10 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: apiToggleResult },
       },
     },
-    async (req) => toggleApi(prisma, principalOf(req), req.body.enabled),
+    async (req) => {
+      const result = await toggleApi(prisma, principalOf(req), req.body.enabled);
+      app.sessions.forget(principalOf(req).userId);
+      return result;
+    },
   );
 };
