@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, DatePicker, Form, Input, Result, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
 import dayjs from "dayjs";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import type { UrlFilters } from "../../../hooks/use-url-filters";
-import { errorText } from "../../../lib/error-text";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { type BatchRow, batchKeys, fetchBatchList, type ListParams, searchCustomers } from "../api";
 import { type BatchMessageKey, messages } from "../messages";
@@ -174,13 +174,7 @@ export function BatchTable({
 }) {
   const t = messages.useT();
   if (query.isError && !query.data) {
-    return (
-      <Result
-        status="warning"
-        title={errorText(query.error, t.shell)}
-        extra={<Button onClick={() => query.refetch()}>{t.shell("common.retry")}</Button>}
-      />
-    );
+    return <LoadError error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
   const columns: TableColumnsType<BatchRow> = [
     {

@@ -1,7 +1,8 @@
 import { DownloadOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { App, Button, Input, Result, Select, Space, Table, type TableColumnsType, Tag } from "antd";
+import { App, Button, Input, Select, Space, Table, type TableColumnsType, Tag } from "antd";
 import { useMemo, useState } from "react";
+import { LoadError } from "../../../components/LoadError";
 import { PAGE_SIZE } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
@@ -160,11 +161,7 @@ export function RecipientList({ batchId, staff, live }: { batchId: string; staff
         </Button>
       </Space>
       {query.isError && !query.data ? (
-        <Result
-          status="warning"
-          title={errorText(query.error, t.shell)}
-          extra={<Button onClick={() => query.refetch()}>{t.shell("common.retry")}</Button>}
-        />
+        <LoadError error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : (
         <Table<RecipientRow>
           rowKey="id"

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, Result, Table, type TableColumnsType, Typography } from "antd";
+import { Table, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
-import { errorText } from "../../../lib/error-text";
+import { LoadError } from "../../../components/LoadError";
 import { type BatchReply, batchKeys, fetchReplies } from "../api";
 import { messages } from "../messages";
 import { formatTime } from "./time";
@@ -46,13 +46,7 @@ export function ReplyList({ batchId, live }: { batchId: string; live: boolean })
     },
   ];
   if (query.isError && !query.data) {
-    return (
-      <Result
-        status="warning"
-        title={errorText(query.error, t.shell)}
-        extra={<Button onClick={() => query.refetch()}>{t.shell("common.retry")}</Button>}
-      />
-    );
+    return <LoadError error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   }
   return (
     <Table<BatchReply>
