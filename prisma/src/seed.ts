@@ -109,6 +109,16 @@ const DEMO_SCREENING_PRICES: Record<number, bigint> = {
   [ProductCode.RCS]: 20n,
 };
 
+/**
+ * Demo WS template prices by category where the demo sells most (money units per message), as WhatsApp bills
+ * them: marketing above the message price, utility and authentication below. Elsewhere the message price.
+ */
+const DEMO_WS_CATEGORY_PRICES: Record<string, { marketing: bigint; utility: bigint; authentication: bigint }> = {
+  CN: { marketing: 700n, utility: 300n, authentication: 250n },
+  US: { marketing: 350n, utility: 120n, authentication: 100n },
+  IN: { marketing: 120n, utility: 40n, authentication: 35n },
+};
+
 async function seedCountries(prisma: PrismaClient): Promise<number> {
   const rows = countryRows();
   await prisma.$transaction(rows.map((r) => prisma.country.upsert({ where: { code: r.code }, create: r, update: r })));
@@ -340,6 +350,13 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
         countryCode,
         unitPrice: plan.overrides[countryCode] ?? plan.default,
         screeningPrice: DEMO_SCREENING_PRICES[p.code] ?? null,
+        ...(p.code === ProductCode.WS && DEMO_WS_CATEGORY_PRICES[countryCode]
+          ? {
+              marketingPrice: DEMO_WS_CATEGORY_PRICES[countryCode].marketing,
+              utilityPrice: DEMO_WS_CATEGORY_PRICES[countryCode].utility,
+              authenticationPrice: DEMO_WS_CATEGORY_PRICES[countryCode].authentication,
+            }
+          : {}),
         updatedById: admin.id,
       })),
     });

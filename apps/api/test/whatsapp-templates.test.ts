@@ -214,5 +214,7 @@ describe("template batches on the demo channel (its templates seeded as the simu
       header: { type: "text", text: "Dr Chen" },
     });
     expect(fits.body.code, fits.body.message).toBe(0);
+    // a UTILITY template: the demo's US utility price (0.0120), not its message price (0.0250), per number
+    expect(fits.body.data.batch.cost).toBe("0.0240");
   });
 });
