@@ -21,7 +21,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rm
 import path from "node:path";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
 import pg from "pg";
-import { reachedStatus20 } from "./lib/pipeline";
+import { reachedStatus20, sampleProgress } from "./lib/pipeline";
 import { arg, fmt, log, pollUntil, ROOT, receiptLag, startPlatform, WORK } from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
 
@@ -285,18 +285,7 @@ async function main() {
         const t20 = await reachedStatus20(prisma, batchId);
         const epoch20 = Date.now();
         let lastNote = Date.now();
-        // The batch's counters every 50 ms: when k messages had been sent and when k receipts had been recorded.
-        const curve: Array<{ t: number; sent: number; received: number }> = [];
-        const sampler = setInterval(() => {
-          void prisma.messageBatch
-            .findUniqueOrThrow({
-              where: { id: batchId },
-              select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
-            })
-            .then((b) =>
-              curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
-            );
-        }, 50);
+        const { curve, stop: stopSampling } = sampleProgress(prisma, batchId);
         await pollUntil(
           "status 22 with every receipt",
           async () => {
@@ -312,7 +301,7 @@ async function main() {
           15 * 60_000,
           50,
         );
-        clearInterval(sampler);
+        stopSampling();
         return { seconds: (performance.now() - t20) / 1000, epoch20, curve };
       });
       const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });

@@ -70,6 +70,28 @@ export interface MeasuredRun {
 }
 
 /**
+ * The batch's counters every 50 ms until stop(): when k messages had been sent and when k receipts had been
+ * recorded (the receipt-lag curve of bench:batch, bench:rcs and bench:ws).
+ */
+export function sampleProgress(
+  prisma: PrismaClient,
+  batchId: bigint,
+): { curve: Array<{ t: number; sent: number; received: number }>; stop: () => void } {
+  const curve: Array<{ t: number; sent: number; received: number }> = [];
+  const sampler = setInterval(() => {
+    void prisma.messageBatch
+      .findUniqueOrThrow({
+        where: { id: batchId },
+        select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
+      })
+      .then((b) =>
+        curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
+      );
+  }, 50);
+  return { curve, stop: () => clearInterval(sampler) };
+}
+
+/**
  * Waits for the batch to reach 20, then measures it to 22 with every delivery recorded; prints and returns the
  * figures. `processes`: the simulators' process ids by name (this process and the workers are added).
  */
@@ -95,17 +117,7 @@ export async function measureBatch(opts: {
     async () => {
       const t20 = await reachedStatus20(prisma, batchId);
       meter.start();
-      const curve: Array<{ t: number; sent: number; received: number }> = [];
-      const sampler = setInterval(() => {
-        void prisma.messageBatch
-          .findUniqueOrThrow({
-            where: { id: batchId },
-            select: { sentCount: true, deliveredCount: true, undeliveredCount: true },
-          })
-          .then((b) =>
-            curve.push({ t: performance.now(), sent: b.sentCount, received: b.deliveredCount + b.undeliveredCount }),
-          );
-      }, 50);
+      const { curve, stop: stopSampling } = sampleProgress(prisma, batchId);
       let lastNote = Date.now();
       await pollUntil(
         "status 22 with every delivery recorded",
@@ -121,7 +133,7 @@ export async function measureBatch(opts: {
         30 * 60_000,
         50,
       );
-      clearInterval(sampler);
+      stopSampling();
       return { seconds: (performance.now() - t20) / 1000, curve, cpu: meter.stop() };
     },
     path.join(WORK, `${label}-pipeline-${opts.runId}.cpuprofile`),

@@ -18,7 +18,7 @@
 //     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
 import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
-import { WA_ERROR } from "@switchboard/channels/whatsapp";
+import { templateStatusOfError } from "@switchboard/channels/whatsapp";
 import type { DispatchChunkJob } from "@switchboard/contracts";
 import {
   ActiveStatus,
@@ -575,19 +575,12 @@ async function pauseRefusedChannel(deps: Deps, channelId: number, errorCode: str
     deps.logger.error({ channelId, errorCode }, "the provider refused the channel's credentials: channel paused");
 }
 
-/** What WhatsApp's template errors say of the template itself: the status its synced row takes. */
-const TEMPLATE_STATUS_OF_ERROR: Record<string, string> = {
-  [String(WA_ERROR.TEMPLATE_PAUSED)]: "PAUSED",
-  [String(WA_ERROR.TEMPLATE_DISABLED)]: "DISABLED",
-  [String(WA_ERROR.TEMPLATE_DOES_NOT_EXIST)]: "DELETED",
-};
-
 /**
  * A template WhatsApp paused, disabled or no longer has is marked so on the channel's synced list: the picker
  * stops offering it and new batches are refused before charging (until an admin's next sync says otherwise).
  */
 async function refuseTemplate(deps: Deps, channelId: number, content: BatchContent, errorCode: string) {
-  const status = TEMPLATE_STATUS_OF_ERROR[errorCode];
+  const status = templateStatusOfError(errorCode);
   if (content.product !== ProductCode.WS || content.body.type !== "template") return;
   deps.logger.warn({ channelId, template: content.body.name, errorCode }, "WhatsApp refused the batch's template");
   if (!status) return;

@@ -154,3 +154,20 @@ export function classifyWhatsappError(
   if (httpStatus === 401 || httpStatus === 403) return permanent("channel_auth");
   return permanent("provider");
 }
+
+/**
+ * What a template error says of the template itself, as the status its synced row should take (PAUSED for
+ * quality, DISABLED, DELETED); undefined when the error is about this message's values, not the template.
+ */
+export function templateStatusOfError(errorCode: string): "PAUSED" | "DISABLED" | "DELETED" | undefined {
+  switch (Number(errorCode)) {
+    case WA_ERROR.TEMPLATE_PAUSED:
+      return "PAUSED";
+    case WA_ERROR.TEMPLATE_DISABLED:
+      return "DISABLED";
+    case WA_ERROR.TEMPLATE_DOES_NOT_EXIST:
+      return "DELETED";
+    default:
+      return undefined;
+  }
+}

@@ -13,6 +13,7 @@ export {
   classifyWhatsappError,
   PAIR_RATE_INTERVAL_MS,
   THROUGHPUT_RETRY_MS,
+  templateStatusOfError,
   WA_ERROR,
   type WhatsappErrorVerdict,
 } from "./errors";

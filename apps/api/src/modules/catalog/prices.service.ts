@@ -28,7 +28,13 @@ import { pageArgs } from "../../lib/listing";
 import { actingTenant, priceHoldersWhere, priceTargetsWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { allCountries, countryCodesInScope, countryName, knownCountryCodes, matchesCountry } from "./countries.service";
-import { effectivePrices, type PriceKind, TEMPLATE_KINDS, type TemplatePriceKind } from "./price-resolution";
+import {
+  effectivePrices,
+  PRICE_COLUMN,
+  type PriceKind,
+  TEMPLATE_KINDS,
+  type TemplatePriceKind,
+} from "./price-resolution";
 import { findProduct, type ProductRow } from "./products.service";
 
 export async function tenantCurrency(db: Db, tenantId: number): Promise<string> {
@@ -157,12 +163,11 @@ export async function setCustomerPrices(prisma: PrismaClient, p: Principal, body
 
 const money = (v: bigint | undefined) => (v === undefined ? null : formatMoney(v));
 
-const KIND_OF: Record<ExtraPrice, Exclude<PriceKind, "message">> = {
-  screeningPrice: "screening",
-  marketingPrice: "marketing",
-  utilityPrice: "utility",
-  authenticationPrice: "authentication",
-};
+/** Which price kind each extra price field sets (the inverse of PRICE_COLUMN). */
+const KIND_OF = Object.fromEntries(Object.entries(PRICE_COLUMN).map(([kind, field]) => [field, kind])) as Record<
+  ExtraPrice,
+  Exclude<PriceKind, "message">
+>;
 
 /** The extra prices a change sets (those given); category prices only on a WS product. */
 function extraPrices(

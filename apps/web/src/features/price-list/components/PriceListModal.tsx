@@ -1,4 +1,4 @@
-import type { UserProductPriceItem } from "@switchboard/contracts";
+import { CATEGORY_PRICES, type UserProductPriceItem } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
@@ -137,9 +137,7 @@ export function PriceListModal({ open, onClose, userId }: PriceListModalProps) {
                       // WS: WhatsApp bills a template message by its category
                       <div data-testid="price-list-categories">
                         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                          {(["marketingPrice", "utilityPrice", "authenticationPrice"] as const)
-                            .map((f) => `${t(f)} ${formatMoney(r[f] ?? r.unitPrice)}`)
-                            .join(" · ")}
+                          {CATEGORY_PRICES.map((f) => `${t(f)} ${formatMoney(r[f] ?? r.unitPrice)}`).join(" · ")}
                         </Typography.Text>
                       </div>
                     )}
