@@ -292,6 +292,17 @@ describe("back-office dashboard", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/backend/rcs/message/1"));
   });
 
+  it("the sending card opens the product's sending list, not the review list", slow, async () => {
+    mockFetch({ "/dashboard/backend": { body: envelope(data) } });
+    const { router } = renderPage("backend.dashboard", BackendDashboardPage);
+    const link = await screen.findByTestId("sending-now-sms-link");
+    expect(link).toHaveAttribute("href", "/backend/sms/message/21");
+    expect(link).toHaveTextContent("查看");
+    expect(screen.getByTestId("review-queue-sms-link")).toHaveTextContent("去审核");
+    await userEvent.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/backend/sms/message/21"));
+  });
+
   it("has no own balance for admins and an empty top list", slow, async () => {
     mockFetch({ "/dashboard/backend": { body: envelope({ ...data, ownBalance: null, topCustomers: [] }) } });
     renderPage("backend.dashboard", BackendDashboardPage);

@@ -42,6 +42,7 @@ const zh = {
   "queue.title": "待审核",
   "queue.sending": "发送中",
   "queue.open": "去审核",
+  "queue.openSending": "查看",
   "queue.count": "{count} 个批次",
 } as const;
 
@@ -87,6 +88,7 @@ const en: Record<keyof typeof zh, string> = {
   "queue.title": "Waiting for review",
   "queue.sending": "Sending now",
   "queue.open": "Review",
+  "queue.openSending": "View",
   "queue.count": "{count} batches",
 };
 

@@ -7,17 +7,17 @@ import { formatNumber } from "../../../lib/format";
 import { productLabel } from "../format";
 import { messages } from "../messages";
 
-/** Batch counts per product; with `linkStatus`, each product links to /backend/{product}/message/{linkStatus}
- * (the route tree's filter types: 1 review, 21 sending). */
+/** Batch counts per product; with `link`, each product links to /backend/{product}/message/{link.status}
+ * (the route tree's filter types: 1 review, 21 sending), labelled with `link.label`. */
 export function QueueCard({
   title,
   counts,
-  linkStatus,
+  link,
   testId,
 }: {
   title: string;
   counts: ProductCount[];
-  linkStatus?: number;
+  link?: { status: 1 | 21; label: string };
   testId: string;
 }) {
   const t = messages.useT();
@@ -38,9 +38,9 @@ export function QueueCard({
                   {t("queue.count", { count: formatNumber(c.count) })}
                 </Typography.Text>
               </span>
-              {linkStatus !== undefined && slug && (
-                <Link to={`/backend/${slug}/message/${linkStatus}`} data-testid={`${testId}-${slug}-link`}>
-                  {t("queue.open")}
+              {link && slug && (
+                <Link to={`/backend/${slug}/message/${link.status}`} data-testid={`${testId}-${slug}-link`}>
+                  {link.label}
                 </Link>
               )}
             </li>

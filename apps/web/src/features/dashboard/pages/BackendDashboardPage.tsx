@@ -64,10 +64,20 @@ export default function BackendDashboardPage() {
             <PeriodFiguresRow period="month" figures={data.month} />
             <Row gutter={[16, 16]}>
               <Col xs={24} md={12}>
-                <QueueCard title={t("queue.title")} counts={data.reviewQueue} linkStatus={1} testId="review-queue" />
+                <QueueCard
+                  title={t("queue.title")}
+                  counts={data.reviewQueue}
+                  link={{ status: 1, label: t("queue.open") }}
+                  testId="review-queue"
+                />
               </Col>
               <Col xs={24} md={12}>
-                <QueueCard title={t("queue.sending")} counts={data.sending} linkStatus={21} testId="sending-now" />
+                <QueueCard
+                  title={t("queue.sending")}
+                  counts={data.sending}
+                  link={{ status: 21, label: t("queue.openSending") }}
+                  testId="sending-now"
+                />
               </Col>
             </Row>
             <DailyChart series={data.series} />
