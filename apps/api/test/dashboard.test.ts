@@ -38,6 +38,8 @@ interface Fixture {
   sent: number;
   success: number;
   delivered: number;
+  read?: number;
+  fallback?: number;
   /** Money units taken at creation and given back later. */
   cost: bigint;
   refund: bigint;
@@ -81,6 +83,8 @@ async function batch(f: Omit<Fixture, "tenantId" | "agentId"> & { tenantId?: num
       successCount: full.success,
       failedCount: full.sent - full.success,
       deliveredCount: full.delivered,
+      readCount: full.read ?? 0,
+      fallbackCount: full.fallback ?? 0,
       cost: full.cost,
       refunded: full.refund,
       createdAt: full.createdAt,
@@ -215,17 +219,21 @@ afterAll(async () => {
 /** The figures the dashboards must show, computed from the fixtures. */
 function expected(rows: Fixture[], from: Date) {
   const r = rows.filter((f) => f.createdAt >= from);
-  const sum = (k: "sent" | "success" | "delivered") => r.reduce((n, f) => n + f[k], 0);
+  const sum = (k: "sent" | "success" | "delivered" | "read" | "fallback") => r.reduce((n, f) => n + (f[k] ?? 0), 0);
   const sent = sum("sent");
   const spendUnits = r.reduce((n, f) => n + f.cost - f.refund, 0n);
-  const rate = (n: number) => (sent === 0 ? null : Math.round((n / sent) * 10_000) / 10_000);
+  const ratio = (n: number, whole: number) => (whole === 0 ? null : Math.round((n / whole) * 10_000) / 10_000);
   return {
     batches: r.length,
     sent,
     success: sum("success"),
     delivered: sum("delivered"),
-    successRate: rate(sum("success")),
-    deliveryRate: rate(sum("delivered")),
+    read: sum("read"),
+    fallback: sum("fallback"),
+    successRate: ratio(sum("success"), sent),
+    deliveryRate: ratio(sum("delivered"), sent),
+    readRate: ratio(sum("read"), sum("delivered")),
+    fallbackShare: ratio(sum("fallback"), sent),
     spend: (Number(spendUnits) / 10_000).toFixed(4),
   };
 }
@@ -257,9 +265,9 @@ describe("GET /dashboard/customer", () => {
     const today = d.series.at(-1)!;
     expect(today.date).toBe(w.todayFrom.toISOString().slice(0, 10));
     expect(today.products).toEqual([
-      { productCode: 1000, batches: 0, sent: 0, success: 0, delivered: 0 },
-      { productCode: 2000, batches: 0, sent: 0, success: 0, delivered: 0 },
-      { productCode: 3000, batches: 1, sent: 100, success: 90, delivered: 80 },
+      { productCode: 1000, batches: 0, sent: 0, success: 0, delivered: 0, read: 0, fallback: 0 },
+      { productCode: 2000, batches: 0, sent: 0, success: 0, delivered: 0, read: 0, fallback: 0 },
+      { productCode: 3000, batches: 1, sent: 100, success: 90, delivered: 80, read: 0, fallback: 0 },
     ]);
     const twoDaysAgo = d.series.at(-3)!;
     expect(twoDaysAgo.products.find((p) => p.productCode === 2000)).toEqual({
@@ -268,6 +276,8 @@ describe("GET /dashboard/customer", () => {
       sent: 50,
       success: 50,
       delivered: 25,
+      read: 0,
+      fallback: 0,
     });
     const total = d.series.flatMap((day) => day.products).reduce((n, p) => n + p.sent, 0);
     expect(total).toBe(150); // the batch before the window is not in it
@@ -291,8 +301,12 @@ describe("GET /dashboard/customer", () => {
       sent: 0,
       success: 0,
       delivered: 0,
+      read: 0,
+      fallback: 0,
       successRate: null,
       deliveryRate: null,
+      readRate: null,
+      fallbackShare: null,
       spend: "1.2000",
     });
     expect(d.authStatus).toBe(3);
@@ -388,6 +402,46 @@ describe("GET /dashboard/backend", () => {
     const res = await get(t, "/dashboard/backend", c1.token);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(1);
+  });
+});
+
+describe("GET /dashboard/customer?productCode (the RCS portal's home)", () => {
+  it("gives one product's figures only, with its read rate and SMS fallback share", async () => {
+    const c4 = await makeAccount(t, UserType.USER, tenantId, { authStatus: 2 });
+    await credit(c4, 10_000_000n);
+    const rcs = {
+      user: c4,
+      productCode: ProductCode.RCS,
+      status: BatchStatus.SEND_FINISHED,
+      createdAt: at(w.todayFrom, 1000),
+      sent: 50,
+      success: 48,
+      delivered: 40,
+      read: 30,
+      fallback: 10,
+      cost: 5_000n,
+      refund: 0n,
+    };
+    await batch(rcs);
+    await batch({ ...rcs, productCode: ProductCode.SMS, read: 0, fallback: 0, sent: 70, success: 70, delivered: 70 });
+
+    const res = await get<CustomerDashboard>(t, "/dashboard/customer?productCode=1000", c4.token);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.today).toMatchObject({ batches: 1, sent: 50, delivered: 40, read: 30, fallback: 10, spend: "0.5000" });
+    expect(d.today).toMatchObject({ readRate: 0.75, fallbackShare: 0.2, deliveryRate: 0.8 });
+    expect(d.series).toHaveLength(DASHBOARD_SERIES_DAYS);
+    expect(d.series.at(-1)!.products).toEqual([
+      { productCode: 1000, batches: 1, sent: 50, success: 48, delivered: 40, read: 30, fallback: 10 },
+    ]);
+    // Every product together still counts both.
+    const all = (await get<CustomerDashboard>(t, "/dashboard/customer", c4.token)).body.data;
+    expect(all.today).toMatchObject({ batches: 2, sent: 120, fallback: 10 });
+  });
+
+  it("refuses a product code that does not exist", async () => {
+    const res = await get(t, "/dashboard/customer?productCode=1234", c1.token);
+    expect(res.status).toBe(400);
   });
 });
 

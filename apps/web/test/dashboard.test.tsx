@@ -49,8 +49,12 @@ function figures(o: Partial<PeriodFigures> = {}): PeriodFigures {
     sent: 0,
     success: 0,
     delivered: 0,
+    read: 0,
+    fallback: 0,
     successRate: null,
     deliveryRate: null,
+    readRate: null,
+    fallbackShare: null,
     spend: "0.0000",
     ...o,
   };
@@ -65,6 +69,8 @@ function days(sentToday: Record<number, number> = {}): DashboardDay[] {
       sent: i === 29 ? (sentToday[productCode] ?? 0) : 0,
       success: 0,
       delivered: 0,
+      read: 0,
+      fallback: 0,
     })),
   }));
 }

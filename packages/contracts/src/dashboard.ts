@@ -7,9 +7,14 @@
 //   sent       messages handed to a channel (sentCount = success + failed)
 //   success    accepted by the channel (send result 1)
 //   delivered  confirmed by a delivery receipt (receive result 1)
+//   read       opened, by the provider's read report (RCS, WhatsApp)
+//   fallback   RCS recipients sent their fallback text as SMS
 //   successRate  = success / sent,  deliveryRate = delivered / sent  (null when nothing was sent)
+//   readRate     = read / delivered (null when nothing was delivered),  fallbackShare = fallback / sent
 //   spend      net money of batches in the period: consume rows minus refund rows written in it
 import { z } from "zod";
+import { ProductCode } from "./codes";
+import { codeIn } from "./common";
 
 /** The time zone the dashboards cut days and months in. */
 export const DASHBOARD_TIME_ZONE = "UTC";
@@ -23,10 +28,16 @@ export const periodFigures = z.object({
   sent: z.number().int(),
   success: z.number().int(),
   delivered: z.number().int(),
+  read: z.number().int(),
+  fallback: z.number().int(),
   /** success / sent, 0..1 rounded to 4 decimals; null when nothing was sent. */
   successRate: z.number().nullable(),
   /** delivered / sent, 0..1 rounded to 4 decimals; null when nothing was sent. */
   deliveryRate: z.number().nullable(),
+  /** read / delivered, 0..1 rounded to 4 decimals; null when nothing was delivered. */
+  readRate: z.number().nullable(),
+  /** fallback / sent, 0..1 rounded to 4 decimals; null when nothing was sent. */
+  fallbackShare: z.number().nullable(),
   /** Decimal string: consume minus refunds booked in the period (positive = money spent). */
   spend: z.string(),
 });
@@ -39,6 +50,8 @@ export const productDayFigures = z.object({
   sent: z.number().int(),
   success: z.number().int(),
   delivered: z.number().int(),
+  read: z.number().int(),
+  fallback: z.number().int(),
 });
 export type ProductDayFigures = z.infer<typeof productDayFigures>;
 
@@ -60,6 +73,12 @@ const periodsShape = {
   /** The last DASHBOARD_SERIES_DAYS days, oldest first, today last. */
   series: z.array(dashboardDay),
 };
+
+/** GET /dashboard/customer: one product's figures (the RCS portal's home), or every product's. */
+export const customerDashboardQuery = z.object({
+  productCode: codeIn(Object.values(ProductCode)).optional(),
+});
+export type CustomerDashboardQuery = z.infer<typeof customerDashboardQuery>;
 
 export const customerDashboard = z.object({
   ...periodsShape,

@@ -1,6 +1,6 @@
 // The dashboards: the customer's home and the back office's. Figures and their definitions:
 // packages/contracts/src/dashboard.ts; how they are computed: dashboard.service.ts.
-import { backendDashboard, customerDashboard, UserType } from "@switchboard/contracts";
+import { backendDashboard, customerDashboard, customerDashboardQuery, UserType } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { principalOf } from "../../plugins/auth";
 import { backendDashboard as loadBackend, customerDashboard as loadCustomer } from "./dashboard.service";
@@ -21,11 +21,13 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary:
           "The customer's home: balance, authentication, today's and this month's sends with success and " +
-          "delivery rates, and the last 30 days by product (days in UTC)",
+          "delivery rates (read rate and SMS fallback share for RCS), and the last 30 days by product (days in " +
+          "UTC); productCode: one product's figures only (the RCS portal's home)",
+        querystring: customerDashboardQuery,
         response: { 200: customerDashboard },
       },
     },
-    async (req) => loadCustomer(prisma, principalOf(req), new Date()),
+    async (req) => loadCustomer(prisma, principalOf(req), new Date(), req.query.productCode),
   );
 
   app.get(

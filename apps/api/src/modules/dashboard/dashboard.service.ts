@@ -72,6 +72,8 @@ interface BatchDayRow {
   sent: bigint;
   success: bigint;
   delivered: bigint;
+  read: bigint;
+  fallback: bigint;
 }
 
 interface SpendDayRow {
@@ -86,7 +88,9 @@ async function batchDays(prisma: PrismaClient, scope: Prisma.Sql, since: Date): 
       count(*)::bigint AS batches,
       coalesce(sum(b."sentCount"), 0)::bigint AS sent,
       coalesce(sum(b."successCount"), 0)::bigint AS success,
-      coalesce(sum(b."deliveredCount"), 0)::bigint AS delivered
+      coalesce(sum(b."deliveredCount"), 0)::bigint AS delivered,
+      coalesce(sum(b."readCount"), 0)::bigint AS read,
+      coalesce(sum(b."fallbackCount"), 0)::bigint AS fallback
     FROM message_batches b
     WHERE ${scope} AND b."createdAt" >= ${since}
     GROUP BY 1, 2`;
@@ -109,12 +113,16 @@ function period(rows: BatchDayRow[], spends: SpendDayRow[], fromDay: string): Pe
   let sent = 0;
   let success = 0;
   let delivered = 0;
+  let read = 0;
+  let fallback = 0;
   for (const r of rows) {
     if (r.day < fromDay) continue;
     batches += Number(r.batches);
     sent += Number(r.sent);
     success += Number(r.success);
     delivered += Number(r.delivered);
+    read += Number(r.read);
+    fallback += Number(r.fallback);
   }
   let spend = 0n;
   for (const s of spends) if (s.day >= fromDay) spend += s.spend;
@@ -123,19 +131,23 @@ function period(rows: BatchDayRow[], spends: SpendDayRow[], fromDay: string): Pe
     sent,
     success,
     delivered,
+    read,
+    fallback,
     successRate: rate(success, sent),
     deliveryRate: rate(delivered, sent),
+    readRate: rate(read, delivered),
+    fallbackShare: rate(fallback, sent),
     spend: formatMoney(spend),
   };
 }
 
-function series(rows: BatchDayRow[], seriesFrom: Date): DashboardDay[] {
+function series(rows: BatchDayRow[], seriesFrom: Date, products: readonly number[]): DashboardDay[] {
   const byKey = new Map(rows.map((r) => [`${r.day}/${r.productCode}`, r]));
   return Array.from({ length: DASHBOARD_SERIES_DAYS }, (_, i) => {
     const date = dayKey(new Date(seriesFrom.getTime() + i * DAY_MS));
     return {
       date,
-      products: PRODUCTS.map((productCode) => {
+      products: products.map((productCode) => {
         const r = byKey.get(`${date}/${productCode}`);
         return {
           productCode,
@@ -143,14 +155,16 @@ function series(rows: BatchDayRow[], seriesFrom: Date): DashboardDay[] {
           sent: Number(r?.sent ?? 0n),
           success: Number(r?.success ?? 0n),
           delivered: Number(r?.delivered ?? 0n),
+          read: Number(r?.read ?? 0n),
+          fallback: Number(r?.fallback ?? 0n),
         };
       }),
     };
   });
 }
 
-/** Today, this month and the day series of the batches in `scope`. */
-async function periods(prisma: PrismaClient, scope: Prisma.Sql, now: Date) {
+/** Today, this month and the day series of the batches in `scope` (of `products`, every product when absent). */
+async function periods(prisma: PrismaClient, scope: Prisma.Sql, now: Date, products: readonly number[] = PRODUCTS) {
   const w = dashboardWindow(now);
   const [rows, spends] = await Promise.all([batchDays(prisma, scope, w.since), spendDays(prisma, scope, w.since)]);
   return {
@@ -161,20 +175,27 @@ async function periods(prisma: PrismaClient, scope: Prisma.Sql, now: Date) {
       monthFrom: w.monthFrom.toISOString(),
       today: period(rows, spends, dayKey(w.todayFrom)),
       month: period(rows, spends, dayKey(w.monthFrom)),
-      series: series(rows, w.seriesFrom),
+      series: series(rows, w.seriesFrom, products),
     },
   };
 }
 
-/** GET /dashboard/customer */
-export async function customerDashboard(prisma: PrismaClient, p: Principal, now: Date): Promise<CustomerDashboard> {
+/** GET /dashboard/customer: every product, or one (the RCS portal's home asks for RCS). */
+export async function customerDashboard(
+  prisma: PrismaClient,
+  p: Principal,
+  now: Date,
+  productCode?: number,
+): Promise<CustomerDashboard> {
   const me = await prisma.user.findFirst({
     where: { id: p.userId, deletedAt: null },
     select: { balance: true, tenantId: true, authStatus: true, authRequirement: true, authExemptUntil: true },
   });
   if (!me?.tenantId) throw notFound("entity.user");
   const [{ figures }, currency, rejected] = await Promise.all([
-    periods(prisma, batchScopeSql(p), now),
+    productCode === undefined
+      ? periods(prisma, batchScopeSql(p), now)
+      : periods(prisma, Prisma.sql`${batchScopeSql(p)} AND b."productCode" = ${productCode}`, now, [productCode]),
     tenantCurrency(prisma, me.tenantId),
     me.authStatus === 3
       ? prisma.authentication.findFirst({
