@@ -1,3 +1,4 @@
+import { BATCH_REASON_TEXT_MAX } from "@switchboard/contracts";
 import { BatchStatus } from "@switchboard/contracts/codes";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -321,6 +322,19 @@ describe("review and update modal", () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled(), slow);
     const sent = requests.find((r) => r.url.pathname === "/batch/review/reject");
     expect(sent?.body).toEqual({ id: "42", reason: "Looks like spam" });
+  });
+
+  it("the reason's counter and its placeholder give the same limit, the contract's", async () => {
+    setup({});
+    await userEvent.click(await screen.findByTestId("review-reject"));
+    const reason = await screen.findByTestId("review-reason");
+    const max = BATCH_REASON_TEXT_MAX.toLocaleString("en-US");
+    expect(reason).toHaveAttribute("placeholder", `告知客户为何驳回（最多 ${max} 字）`);
+    expect(reason).toHaveAttribute("maxLength", String(BATCH_REASON_TEXT_MAX));
+    expect(reason.closest(".ant-input-textarea-show-count")).toHaveAttribute(
+      "data-count",
+      `0 / ${BATCH_REASON_TEXT_MAX}`,
+    );
   });
 
   it("passing sends the batch's schedule (the customer's, shown in the picker)", async () => {

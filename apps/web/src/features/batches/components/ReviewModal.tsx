@@ -187,7 +187,7 @@ function ReviewModalBody({ batchId, onClose }: { batchId: string; onClose: () =>
                     rows={3}
                     maxLength={BATCH_REASON_TEXT_MAX}
                     showCount
-                    placeholder={t("review.reasonPlaceholder")}
+                    placeholder={t("review.reasonPlaceholder", { max: formatNumber(BATCH_REASON_TEXT_MAX) })}
                     data-testid="review-reason"
                   />
                 </Form.Item>
