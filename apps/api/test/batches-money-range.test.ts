@@ -6,6 +6,7 @@ import {
   BalanceLogType,
   BatchStatus,
   batchReasonKey,
+  displayMoney,
   formatMoney,
   MAX_BALANCE_UNITS,
   MAX_UNIT_PRICE_UNITS,
@@ -147,13 +148,13 @@ describe("a batch costing more than any balance may hold answers 402 and writes 
     const res = await post(t, "/batch/submit", c.token, multiple(legacy, gbNumbers(100), { content: tenSegments }));
     expect({ status: res.status, message: res.body.message }).toEqual({
       status: 402,
-      message: "insufficient balance (current balance 50.0000)",
+      message: "insufficient balance (current balance 50.00)",
     });
     expect(await footprint(c)).toEqual(before);
     const zh = await post(t, "/batch/submit", c.token, multiple(legacy, gbNumbers(100), { content: tenSegments }), {
       lang: "zh",
     });
-    expect(zh.body.message).toBe("余额不足，当前余额 50.0000");
+    expect(zh.body.message).toBe("余额不足，当前余额 50.00");
   });
 
   it("the pre-submit check answers the same batch as unaffordable, with its exact cost (writes nothing)", async () => {
@@ -175,7 +176,7 @@ describe("a batch costing more than any balance may hold answers 402 and writes 
     const before = await footprint(c);
     const res = await post(t, "/batch/submit", c.token, multiple(legacy, gbNumbers(1), { content: tenSegments }));
     expect(res.status).toBe(402);
-    expect(res.body.message).toBe(`insufficient balance (current balance ${formatMoney(MAX_BALANCE_UNITS)})`);
+    expect(res.body.message).toBe(`insufficient balance (current balance ${displayMoney(MAX_BALANCE_UNITS)})`);
     expect(await footprint(c)).toEqual(before);
   });
 
@@ -209,7 +210,8 @@ describe("a batch costing more than any balance may hold answers 402 and writes 
 });
 
 describe("a credit never takes a balance past MAX_BALANCE_UNITS", () => {
-  const max = formatMoney(MAX_BALANCE_UNITS);
+  // message texts show amounts as people read them (2 decimals, thousands separators)
+  const max = displayMoney(MAX_BALANCE_UNITS);
 
   it("refuses a recharge that would overflow the balance column with 409, not 500, and writes nothing", async () => {
     const c = await fx.customer(w, "");
@@ -219,7 +221,7 @@ describe("a credit never takes a balance past MAX_BALANCE_UNITS", () => {
     const res = await post(t, "/finance/recharge", w.admin.token, { userId: c.id, amount: "100000000" });
     expect({ status: res.status, message: res.body.message }).toEqual({
       status: 409,
-      message: `the balance may not exceed ${max} (current balance 922337203685477.5000)`,
+      message: `the balance may not exceed ${max} (current balance 922,337,203,685,477.50)`,
     });
     expect(await footprint(c)).toEqual(before);
     // what is there can still be taken

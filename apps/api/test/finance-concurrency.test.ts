@@ -38,7 +38,7 @@ describe("concurrency", () => {
     );
     expect(tally(results.map((r) => r.status))).toEqual({ 200: 20, 402: 30 });
     for (const r of results.filter((x) => x.status === 402)) {
-      expect(r.body.message).toMatch(/^insufficient balance \(current balance \d+\.\d{4}\)$/);
+      expect(r.body.message).toMatch(/^insufficient balance \(current balance [\d,]+\.\d{2}\)$/);
     }
     expect(await fx.balance(c.id)).toBe("0.0000");
     expect(await t.prisma.balanceLog.count({ where: { userId: c.id, type: BalanceLogType.DEDUCT } })).toBe(20);

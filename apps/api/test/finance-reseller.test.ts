@@ -106,13 +106,13 @@ describe("an agent takes back only what it paid in (issue 12, finding 5)", () =>
     expect(res.body).toEqual({
       code: 1,
       message:
-        "you can take back at most 0.0000: what you paid into this customer's balance and it has not spent; " +
+        "you can take back at most 0.00: what you paid into this customer's balance and it has not spent; " +
         "balance the platform gave stays with the customer",
       data: null,
     });
     const zh = await staff(ag, "deduct", c.id, "1", "zh");
     expect(zh.body.message).toBe(
-      "最多可扣回 0.0000：即您为该客户充入且尚未消费的金额；平台充值或赠送的余额不能由代理商扣回",
+      "最多可扣回 0.00：即您为该客户充入且尚未消费的金额；平台充值或赠送的余额不能由代理商扣回",
     );
     expect(await money(ag.id)).toEqual({ balance: 100_000n, agentFunded: 0n });
     expect(await money(c.id)).toEqual({ balance: 1_000_000n, agentFunded: 0n });
@@ -141,7 +141,7 @@ describe("an agent takes back only what it paid in (issue 12, finding 5)", () =>
 
     const over = await staff(ag, "deduct", c.id, "45.01");
     expect(over.status).toBe(409);
-    expect(over.body.message).toContain("at most 45.0000");
+    expect(over.body.message).toContain("at most 45.00");
     const res = await staff(ag, "deduct", c.id, "45");
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ balance: "50.0000", agentBalance: "100.0000" });
@@ -168,7 +168,7 @@ describe("an agent takes back only what it paid in (issue 12, finding 5)", () =>
     expect((await staff(ag, "recharge", c.id, "1")).status).toBe(200);
     const res = await staff(ag, "deduct", c.id, "2");
     expect(res.status).toBe(402);
-    expect(res.body.message).toBe("insufficient balance (current balance 1.0000)");
+    expect(res.body.message).toBe("insufficient balance (current balance 1.00)");
     expect(await money(ag.id)).toEqual({ balance: 90_000n, agentFunded: 0n });
   });
 });
@@ -189,7 +189,7 @@ describe("spending and refunds keep the origin of the money", () => {
     expect((await staff(w.admin, "gift", c.id, "0.01")).status).toBe(200);
     const over = await staff(ag, "deduct", c.id, "0.03");
     expect(over.status).toBe(409);
-    expect(over.body.message).toContain("at most 0.0250");
+    expect(over.body.message).toContain("at most 0.02");
     expect((await staff(ag, "deduct", c.id, "0.02")).status).toBe(200);
     expect(await money(c.id)).toEqual({ balance: 150n, agentFunded: 50n });
 

@@ -78,7 +78,7 @@ describe("POST /finance/recharge", () => {
     expect(res.status).toBe(402);
     expect(res.body).toEqual({
       code: 1,
-      message: "insufficient agent balance (your balance is 5.0000); recharge your own account first",
+      message: "insufficient agent balance (your balance is 5.00); recharge your own account first",
       data: null,
     });
     expect(await fx.balance(ag.id)).toBe("5.0000");
@@ -86,7 +86,7 @@ describe("POST /finance/recharge", () => {
     expect(await fx.logCount(ag.id)).toBe(1);
     expect(await fx.logCount(c.id)).toBe(0);
     const zh = await post(t, "/finance/recharge", ag.token, { userId: c.id, amount: "6" });
-    expect(zh.body.message).toBe("代理商余额不足，当前余额 5.0000，请先充值");
+    expect(zh.body.message).toBe("代理商余额不足，当前余额 5.00，请先充值");
   });
 
   it("allows recharging a frozen account (freezing stops use, not bookkeeping)", async () => {
@@ -245,9 +245,9 @@ describe("POST /finance/deduct", () => {
     const c = await fx.account(UserType.USER, tenantId, { balance: "7.5" });
     const res = await post(t, "/finance/deduct", admin.token, { userId: c.id, amount: "7.51", remark: "x" }, "en");
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ code: 1, message: "insufficient balance (current balance 7.5000)", data: null });
+    expect(res.body).toEqual({ code: 1, message: "insufficient balance (current balance 7.50)", data: null });
     const zh = await post(t, "/finance/deduct", admin.token, { userId: c.id, amount: "8", remark: "x" });
-    expect(zh.body.message).toBe("余额不足，当前余额 7.5000");
+    expect(zh.body.message).toBe("余额不足，当前余额 7.50");
     expect(await fx.balance(c.id)).toBe("7.5000");
     expect(await fx.logCount(c.id)).toBe(1);
   });
@@ -268,7 +268,7 @@ describe("POST /finance/deduct", () => {
     await fx.credit(c.id, tenantId, "5");
     const platforms = await post(t, "/finance/deduct", ag.token, { userId: c.id, amount: "1.01", remark: "x" }, "en");
     expect(platforms.status).toBe(409);
-    expect(platforms.body.message).toContain("you can take back at most 1.0000");
+    expect(platforms.body.message).toContain("you can take back at most 1.00");
     expect(await fx.balance(ag.id)).toBe("13.0000");
     expect(await fx.balance(c.id)).toBe("6.0000");
   });

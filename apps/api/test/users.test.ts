@@ -503,7 +503,7 @@ describe("POST /user/delete", () => {
     const c = await makeAccount(t, UserType.USER, w.tenantId, { balance: 12_3400n });
     const res = await post(t, "/user/delete", w.admin.token, { id: c.id });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe("the account still has a balance of 12.3400; deduct it before deleting");
+    expect(res.body.message).toBe("the account still has a balance of 12.34; deduct it before deleting");
     expect((await t.prisma.user.findUniqueOrThrow({ where: { id: c.id } })).deletedAt).toBeNull();
   });
 

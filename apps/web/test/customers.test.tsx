@@ -112,7 +112,7 @@ describe("recharge modal", () => {
 
   it("shows the agent its balance and the server's refusal when it is short, and stays open", slow, async () => {
     const onClose = vi.fn();
-    const refusal = "代理商余额不足，当前余额 0.0000，请先充值";
+    const refusal = "代理商余额不足，当前余额 0.00，请先充值";
     mockFetch({
       "/user/info": { body: envelope(me(UserType.AGENT, "3.5000")) },
       "POST /finance/recharge": { status: 402, body: envelope(null, 1, refusal) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, formatNumber } from "../src/lib/format";
+import { formatMoney, formatNumber, formatPrice } from "../src/lib/format";
 
 describe("formatNumber", () => {
   it.each([
@@ -39,26 +39,62 @@ describe("formatNumber", () => {
   });
 });
 
-describe("formatMoney", () => {
+describe("formatMoney: amounts (balances, costs, totals) with exactly 2 decimals", () => {
   it.each([
     ["1234.5000", "1,234.50"],
     ["0.0000", "0.00"],
     ["12", "12.00"],
-    ["999.9900", "999.99"],
+    ["999.9120", "999.91"],
+    ["999.912", "999.91"],
+    ["16.6920", "16.69"],
+    ["999.9950", "1,000.00"],
     ["1000000.0000", "1,000,000.00"],
-    ["0.1234", "0.1234"],
-    ["12.3450", "12.345"],
+    ["0.1234", "0.12"],
+    ["0.0049", "0.00"],
+    ["12.3450", "12.35"],
     ["-2500.1000", "-2,500.10"],
-    ["1234.56785", "1,234.5679"],
+    ["-0.0040", "0.00"],
+    ["1234.56785", "1,234.57"],
     ["99999999999999999.99995", "100,000,000,000,000,000.00"],
-    ["-0.00001", "0.00"],
     [1234.5, "1,234.50"],
+    [0.1 + 0.2, "0.30"],
   ])("%s -> %s", (value, expected) => {
     expect(formatMoney(value)).toBe(expected);
   });
 
+  it("puts the tenant's currency after the figure when given", () => {
+    expect(formatMoney("16.6920", { currency: "CNY" })).toBe("16.69 CNY");
+    expect(formatMoney("1234567", { currency: "USD" })).toBe("1,234,567.00 USD");
+    expect(formatMoney("5", { currency: "" })).toBe("5.00");
+    expect(formatMoney("5", { currency: undefined })).toBe("5.00");
+    expect(formatMoney(null, { currency: "CNY" })).toBe("-");
+  });
+
   it("shows an empty value for missing or unreadable input", () => {
     expect(formatMoney(null)).toBe("-");
+    expect(formatMoney(undefined)).toBe("-");
     expect(formatMoney("12,00")).toBe("-");
+    expect(formatMoney("", { empty: "" })).toBe("");
+  });
+});
+
+describe("formatPrice: unit prices with 2 to 4 decimals", () => {
+  it.each([
+    ["0.0118", "0.0118"],
+    ["0.0500", "0.05"],
+    ["0.0000", "0.00"],
+    ["12.3450", "12.345"],
+    ["3", "3.00"],
+    ["1200.0000", "1,200.00"],
+    ["10000.0000", "10,000.00"],
+    ["0.01185", "0.0119"],
+    [0.0035, "0.0035"],
+  ])("%s -> %s", (value, expected) => {
+    expect(formatPrice(value)).toBe(expected);
+  });
+
+  it("takes the currency and the empty text like formatMoney", () => {
+    expect(formatPrice("0.0118", { currency: "CNY" })).toBe("0.0118 CNY");
+    expect(formatPrice(undefined)).toBe("-");
   });
 });

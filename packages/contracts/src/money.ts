@@ -40,3 +40,22 @@ export function formatMoney(units: bigint | number): string {
   const frac = (abs % UNITS_PER_WHOLE).toString().padStart(MONEY_SCALE, "0");
   return `${neg ? "-" : ""}${whole}.${frac}`;
 }
+
+/**
+ * 123456789n -> "12,345.68": an amount as people read it in a message text (an error's "current balance"):
+ * 2 decimals rounded half up, thousands separators, the same as the web client's formatMoney. API fields keep
+ * the exact formatMoney form. `round: "down"` for a limit the reader acts on ("you can take back at most"):
+ * requests carry at most 2 decimals, so 0.0250 reads "0.02", an amount that is really allowed.
+ */
+export function displayMoney(
+  units: bigint | number,
+  { round = "half-up" }: { round?: "half-up" | "down" } = {},
+): string {
+  const v = BigInt(units);
+  const neg = v < 0n;
+  const abs = neg ? -v : v;
+  const cents = (abs + (round === "down" ? 0n : 50n)) / 100n;
+  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const frac = (cents % 100n).toString().padStart(2, "0");
+  return `${neg && cents > 0n ? "-" : ""}${whole}.${frac}`;
+}

@@ -66,12 +66,51 @@ export function formatNumber(
   return decimal ? render(decimal, 0, maxFraction) : empty;
 }
 
-/**
- * Money: 2 decimals, more only when they are significant (at most 4).
- * "1234.5000" -> "1,234.50", "0.1234" -> "0.1234", "12.3450" -> "12.345".
- */
-export function formatMoney(value: number | string | bigint | null | undefined, { empty = "-" } = {}): string {
+export interface FormatMoneyOptions {
+  /** The tenant's currency code, shown after the figure ("1,234.50 CNY") on screens that name a currency. */
+  currency?: string | null | undefined;
+  /** Text for a missing or unreadable value. Default "-". */
+  empty?: string;
+}
+
+function money(
+  value: number | string | bigint | null | undefined,
+  minFraction: number,
+  maxFraction: number,
+  { currency, empty = "-" }: FormatMoneyOptions,
+): string {
   if (value === null || value === undefined || value === "") return empty;
   const decimal = parseDecimal(value);
-  return decimal ? render(decimal, 2, 4) : empty;
+  if (!decimal) return empty;
+  const text = render(decimal, minFraction, maxFraction);
+  return currency ? `${text} ${currency}` : text;
+}
+
+/**
+ * The one money format of the web client. The API sends exact decimal strings with 4 decimals ("999.9120");
+ * what a screen shows depends on what the figure is:
+ *
+ * - an amount (a balance, a recharge or deduction, a batch's cost, a total, a refund): exactly 2 decimals,
+ *   rounded half up, with thousands separators: "999.9120" -> "999.91", "16.6920" -> "16.69",
+ *   "0.0000" -> "0.00", "1234567.5" -> "1,234,567.50". Use formatMoney.
+ * - a unit price (per message or segment, what one recipient costs, an average per message): at least 2 and at
+ *   most 4 decimals, because prices like 0.0118 matter: "0.0118" -> "0.0118", "0.0500" -> "0.05",
+ *   "1200" -> "1,200.00". Use formatPrice.
+ *
+ * With `currency` the tenant's currency code follows the figure after a space ("16.69 CNY"); a column or card
+ * that names the currency in its title shows the bare figure.
+ */
+export function formatMoney(
+  value: number | string | bigint | null | undefined,
+  options: FormatMoneyOptions = {},
+): string {
+  return money(value, 2, 2, options);
+}
+
+/** A unit price: 2 to 4 decimals (see formatMoney). "0.0118" -> "0.0118", "12.3450" -> "12.345", "3" -> "3.00". */
+export function formatPrice(
+  value: number | string | bigint | null | undefined,
+  options: FormatMoneyOptions = {},
+): string {
+  return money(value, 2, 4, options);
 }

@@ -12,7 +12,7 @@
 //   lets anyone end up with spendable balance nobody paid for;
 // - credits by staff may not take a balance past MAX_BALANCE_UNITS, and no debit can exceed it: money stays far
 //   inside the BIGINT columns.
-import { BalanceLogType, formatMoney, MAX_BALANCE_UNITS } from "@switchboard/contracts";
+import { BalanceLogType, displayMoney, MAX_BALANCE_UNITS } from "@switchboard/contracts";
 import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
 import { AppError, notFound } from "../../lib/errors";
 
@@ -48,7 +48,7 @@ export interface AppliedChange {
 
 /** 402 with the balance the caller can act on (the amount that was short is in the request). */
 export const insufficientBalance = (balance: bigint) =>
-  new AppError(402, "finance.insufficient_balance", { balance: formatMoney(balance) });
+  new AppError(402, "finance.insufficient_balance", { balance: displayMoney(balance) });
 
 /** 402 for a cost no balance can cover (beyond MAX_BALANCE_UNITS), naming the user's current balance. */
 export async function unaffordable(db: Db, userId: number): Promise<AppError> {
@@ -204,11 +204,13 @@ async function explain(tx: Prisma.TransactionClient, change: BalanceChange, capp
   if (change.fundingAgentId != null && current.agentId !== change.fundingAgentId) return notFound("entity.user");
   if (current.balance + change.amount < 0n) return insufficientBalance(current.balance);
   if (change.fundingAgentId != null && current.agentFunded + change.amount < 0n)
-    return new AppError(409, "finance.agent_funded_short", { available: formatMoney(current.agentFunded) });
+    return new AppError(409, "finance.agent_funded_short", {
+      available: displayMoney(current.agentFunded, { round: "down" }),
+    });
   if (capped && current.balance + change.amount > MAX_BALANCE_UNITS)
     return new AppError(409, "finance.balance_limit", {
-      max: formatMoney(MAX_BALANCE_UNITS),
-      balance: formatMoney(current.balance),
+      max: displayMoney(MAX_BALANCE_UNITS),
+      balance: displayMoney(current.balance),
     });
   return null;
 }

@@ -4,6 +4,7 @@ import {
   AccountStatus,
   AuthRequirement,
   BatchStatus,
+  displayMoney,
   formatMoney,
   type LoginLogList,
   type LoginLogQuery,
@@ -370,7 +371,7 @@ export async function deleteUser(prisma: PrismaClient, p: Principal, userId: num
       SELECT id, balance FROM users WHERE id = ${userId} AND "deletedAt" IS NULL FOR UPDATE`;
     const row = locked[0];
     if (!row) throw notFound("entity.user");
-    if (row.balance !== 0n) throw conflict("user.delete_has_balance", { balance: formatMoney(row.balance) });
+    if (row.balance !== 0n) throw conflict("user.delete_has_balance", { balance: displayMoney(row.balance) });
     const batches = await tx.messageBatch.count({ where: { userId, status: { in: RUNNING_BATCH_STATUSES } } });
     if (batches > 0) throw conflict("user.delete_has_batches", { count: batches });
     const customers = await tx.user.count({ where: { agentId: userId, deletedAt: null } });

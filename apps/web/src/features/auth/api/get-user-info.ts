@@ -11,6 +11,8 @@ export interface UserInfo {
   agentId: number | string | null;
   /** Decimal string, e.g. "1234.5000". */
   balance: string;
+  /** The tenant's currency code, e.g. "CNY" (shown after the balance). */
+  currency?: string;
   authStatus: number;
   nickname: string | null;
 }

@@ -21,7 +21,7 @@ function MyBalance() {
     <Space align="end" size="large" style={{ marginBottom: 16 }}>
       <Statistic
         title={t("balance.title")}
-        value={formatMoney(info.data?.balance)}
+        value={formatMoney(info.data?.balance, { currency: info.data?.currency })}
         loading={info.isPending}
         data-testid="agent-balance"
       />

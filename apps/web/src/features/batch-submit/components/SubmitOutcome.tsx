@@ -1,6 +1,6 @@
 import type { BatchSubmitResult } from "@switchboard/contracts";
 import { Button, Descriptions, Result } from "antd";
-import { formatMoney } from "../../../lib/format";
+import { formatPrice } from "../../../lib/format";
 import { messages } from "../messages";
 
 const STATUS = {
@@ -43,7 +43,7 @@ export function SubmitOutcome({ result, onDone }: { result: BatchSubmitResult; o
               label: t("outcome.country"),
               children: recipient?.countryCode ?? number?.countryCode ?? "-",
             },
-            { key: "price", label: t("outcome.price"), children: formatMoney(recipient?.price ?? result.batch.cost) },
+            { key: "price", label: t("outcome.price"), children: formatPrice(recipient?.price ?? result.batch.cost) },
             ...(recipient?.errorCode
               ? [{ key: "error", label: t("outcome.errorCode"), children: recipient.errorCode }]
               : []),

@@ -1,11 +1,13 @@
 import type { CountrySummary, SubmitPreResult } from "@switchboard/contracts";
 import { Alert, Descriptions, Table, Tag, Typography } from "antd";
-import { formatMoney, formatNumber } from "../../../lib/format";
+import { formatMoney, formatNumber, formatPrice } from "../../../lib/format";
+import { useOptionalSession } from "../../auth/context/session-context";
 import { messages } from "../messages";
 
 /** The pre-submit check's answer: counts, units, per-country prices, cost against balance, authentication. */
 export function SubmitSummary({ result }: { result: SubmitPreResult }) {
   const t = messages.useT();
+  const currency = useOptionalSession()?.user.currency;
   const encoding = result.encoding === null ? null : result.encoding === "gsm7" ? "GSM-7" : "UCS-2";
   return (
     <section data-testid="task-summary" aria-label={t("summary.title")}>
@@ -39,14 +41,14 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
           {
             key: "cost",
             label: t("summary.totalCost"),
-            children: <Typography.Text strong>{formatMoney(result.totalCost)}</Typography.Text>,
+            children: <Typography.Text strong>{formatMoney(result.totalCost, { currency })}</Typography.Text>,
           },
           {
             key: "balance",
             label: t("summary.balance"),
             children: (
               <>
-                {formatMoney(result.balance)}{" "}
+                {formatMoney(result.balance, { currency })}{" "}
                 <Tag color={result.sufficient ? "success" : "error"}>
                   {t(result.sufficient ? "summary.sufficient" : "summary.insufficient")}
                 </Tag>
@@ -85,7 +87,7 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
             align: "right",
             render: (_, row) =>
               row.served ? (
-                formatMoney(row.unitPrice)
+                formatPrice(row.unitPrice)
               ) : (
                 <Typography.Text type="warning">
                   {t("summary.notServedReason", { reason: row.reason ?? "-" })}

@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import { LoadError } from "../../../components/LoadError";
 import { PAGE_SIZE } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
-import { formatMoney } from "../../../lib/format";
+import { formatPrice } from "../../../lib/format";
 import { batchKeys, downloadCsv, fetchRecipients, type RecipientRow, saveBlob } from "../api";
 import { type BatchMessageKey, messages } from "../messages";
 import { RECEIVE_RESULT_CODES, receiveResultColor, SEND_RESULT_CODES, sendResultColor } from "../status";
@@ -73,7 +73,7 @@ export function RecipientList({ batchId, staff, live }: { batchId: string; staff
     { title: t("col.phone"), dataIndex: "phone", key: "phone" },
     { title: t("col.country"), dataIndex: "countryCode", key: "countryCode", width: 90 },
     { title: t("col.segments"), dataIndex: "segments", key: "segments", width: 80 },
-    { title: t("col.price"), dataIndex: "price", key: "price", render: (v: string) => formatMoney(v) },
+    { title: t("col.price"), dataIndex: "price", key: "price", render: (v: string) => formatPrice(v) },
     {
       title: t("col.sendResult"),
       dataIndex: "sendResult",

@@ -3,7 +3,7 @@ import { Alert, Card, Empty, Table } from "antd";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
-import { formatMoney, formatNumber } from "../../../lib/format";
+import { formatMoney, formatNumber, formatPrice } from "../../../lib/format";
 import { StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
 import { messages } from "../messages";
 
@@ -75,7 +75,7 @@ export default function ChannelFinancePage() {
                 title: t("stats.col.unitCost"),
                 key: "avg",
                 align: "right",
-                render: (_, r) => (r.success > 0 ? formatMoney(fromUnits(units(r.cost) / BigInt(r.success))) : "-"),
+                render: (_, r) => (r.success > 0 ? formatPrice(fromUnits(units(r.cost) / BigInt(r.success))) : "-"),
               },
             ]}
             summary={() =>

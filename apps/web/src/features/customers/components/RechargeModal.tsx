@@ -30,7 +30,7 @@ const TITLES = { recharge: "money.recharge", deduct: "money.deduct", gift: "mone
 /**
  * Recharge, deduct or gift (POST /finance/recharge, /finance/deduct, /user/gift/send). Agents see their own
  * balance (their customers' money comes out of it) and the server's refusal stays in the modal, e.g.
- * "insufficient agent balance (your balance is 0.0000); recharge your own account first".
+ * "insufficient agent balance (your balance is 0.00); recharge your own account first".
  */
 export function RechargeModal({ action, open, onClose, target }: RechargeModalProps) {
   const t = messages.useT();
@@ -38,6 +38,7 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
   const queryClient = useQueryClient();
   const { user } = useSession();
   const isAgent = user.type === UserType.AGENT;
+  const currency = user.currency;
   const me = useUserInfo();
   const [form] = Form.useForm<Values>();
   const [serverError, setServerError] = useState<string | null>(null);
@@ -62,11 +63,11 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
       const name = target?.user ?? pickedName.current ?? String(values.userId);
       message.success(
         result.agentBalance === null
-          ? t("money.done", { user: name, balance: formatMoney(result.balance) })
+          ? t("money.done", { user: name, balance: formatMoney(result.balance, { currency }) })
           : t("money.doneAgent", {
               user: name,
-              balance: formatMoney(result.balance),
-              agentBalance: formatMoney(result.agentBalance),
+              balance: formatMoney(result.balance, { currency }),
+              agentBalance: formatMoney(result.agentBalance, { currency }),
             }),
       );
       void queryClient.invalidateQueries({ queryKey: customerKeys.all });
@@ -108,7 +109,7 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
           type="info"
           showIcon
           style={{ marginBottom: 16 }}
-          title={t("money.agentHint", { balance: formatMoney(me.data?.balance) })}
+          title={t("money.agentHint", { balance: formatMoney(me.data?.balance, { currency }) })}
           data-testid="balance-agent-hint"
         />
       )}

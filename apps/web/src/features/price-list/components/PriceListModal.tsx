@@ -5,7 +5,7 @@ import { Button, Input, Modal, Segmented, Space, Table, Tag, Typography } from "
 import { useState } from "react";
 import { api } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
-import { formatMoney } from "../../../lib/format";
+import { formatPrice } from "../../../lib/format";
 import { messages } from "../messages";
 
 const PAGE_SIZE = 10;
@@ -132,12 +132,12 @@ export function PriceListModal({ open, onClose, userId }: PriceListModalProps) {
                 align: "right",
                 render: (_, r) => (
                   <>
-                    <span data-testid="price-list-price">{formatMoney(r.unitPrice)}</span>
+                    <span data-testid="price-list-price">{formatPrice(r.unitPrice)}</span>
                     {r.marketingPrice !== undefined && (
                       // WS: WhatsApp bills a template message by its category
                       <div data-testid="price-list-categories">
                         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                          {CATEGORY_PRICES.map((f) => `${t(f)} ${formatMoney(r[f] ?? r.unitPrice)}`).join(" · ")}
+                          {CATEGORY_PRICES.map((f) => `${t(f)} ${formatPrice(r[f] ?? r.unitPrice)}`).join(" · ")}
                         </Typography.Text>
                       </div>
                     )}

@@ -6,7 +6,7 @@ import { useSearchParams } from "react-router-dom";
 import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
-import { formatMoney } from "../../../lib/format";
+import { formatPrice } from "../../../lib/format";
 import { useAllProducts, usePriceMutation, usePrices } from "../api";
 import { messages } from "../messages";
 import { extraPriceFields, PriceFormModal, type PriceFormValues } from "./PriceFormModal";
@@ -155,7 +155,7 @@ export function PricesPanel() {
               dataIndex: "unitPrice",
               align: "right",
               render: (v: string | null) =>
-                v === null ? <Typography.Text type="secondary">{t("price.noPrice")}</Typography.Text> : formatMoney(v),
+                v === null ? <Typography.Text type="secondary">{t("price.noPrice")}</Typography.Text> : formatPrice(v),
             },
             ...extraPriceFields(product?.code ?? 0).map((field) => ({
               title:
@@ -166,7 +166,7 @@ export function PricesPanel() {
                 ),
               dataIndex: field,
               align: "right" as const,
-              render: (v: string | null | undefined) => (v ? formatMoney(v) : "-"),
+              render: (v: string | null | undefined) => (v ? formatPrice(v) : "-"),
             })),
             {
               title: t("price.col.source"),
