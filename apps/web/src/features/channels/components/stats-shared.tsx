@@ -1,9 +1,11 @@
+import type { ChannelStats } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { DatePicker, Select, Space } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useSearchParamSetter } from "../../../hooks/use-url-filters";
+import { formatNumber } from "../../../lib/format";
 import { useAllChannels, useChannelStats } from "../api";
 import { messages } from "../messages";
 
@@ -13,6 +15,27 @@ const DEFAULT_DAYS = 7;
 /** A share as a percentage with one decimal ("-" when there is nothing to divide by). */
 export function rate(part: number, whole: number): string {
   return whole > 0 ? `${((part * 100) / whole).toFixed(1)}%` : "-";
+}
+
+type StatsDay = ChannelStats["daily"][number];
+
+/** An axis or tooltip figure with thousands separators (12345 -> "12,345"). */
+export function axisNumber(value: unknown): string {
+  return typeof value === "number" || typeof value === "string" ? formatNumber(value) : String(value ?? "");
+}
+
+/**
+ * Every day from `start` to `end` (YYYY-MM-DD), each with its figures or zeros: a day nothing was sent on is a
+ * point at 0, so the daily line drops to it instead of being drawn through it.
+ */
+export function everyDay(daily: readonly StatsDay[], start: Dayjs, end: Dayjs): StatsDay[] {
+  const byDay = new Map(daily.map((d) => [d.day, d]));
+  const out: StatsDay[] = [];
+  for (let d = start.startOf("day"); !d.isAfter(end, "day"); d = d.add(1, "day")) {
+    const day = d.format(DAY);
+    out.push(byDay.get(day) ?? { day, sent: 0, success: 0, failed: 0, delivered: 0, cost: "0" });
+  }
+  return out;
 }
 
 /** Per-channel statistics over whole days of the browser's time zone; the range is kept in the URL. */

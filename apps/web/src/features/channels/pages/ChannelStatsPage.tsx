@@ -1,21 +1,10 @@
 import type { ChannelStats } from "@switchboard/contracts";
 import { Card, Col, Empty, Row, Table, Typography } from "antd";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatNumber } from "../../../lib/format";
-import { rate, StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
+import { DailyStatsChart, PerChannelStatsChart } from "../components/StatsCharts";
+import { everyDay, rate, StatsToolbar, useStats, useStatsFilters } from "../components/stats-shared";
 import { messages } from "../messages";
 
 type StatRow = ChannelStats["list"][number];
@@ -26,7 +15,7 @@ export default function ChannelStatsPage() {
   const filters = useStatsFilters();
   const stats = useStats(filters);
   const list = stats.data?.list ?? [];
-  const daily = stats.data?.daily ?? [];
+  const daily = everyDay(stats.data?.daily ?? [], filters.start, filters.end);
   const anySent = list.some((r) => r.sent > 0);
   const total = list.reduce(
     (s, r) => ({
@@ -37,13 +26,6 @@ export default function ChannelStatsPage() {
     }),
     { sent: 0, success: 0, failed: 0, delivered: 0 },
   );
-  const series = [
-    { key: "sent", color: "#1677ff" },
-    { key: "success", color: "#52c41a" },
-    { key: "delivered", color: "#13c2c2" },
-    { key: "failed", color: "#ff4d4f" },
-  ] as const;
-  const seriesName = (k: (typeof series)[number]["key"]) => t(`stats.col.${k}`);
 
   return (
     <PageContainer>
@@ -134,41 +116,12 @@ export default function ChannelStatsPage() {
             <Row gutter={16}>
               <Col xs={24} lg={12}>
                 <Card size="small" title={t("stats.daily")}>
-                  <ResponsiveContainer width="100%" height={280}>
-                    <LineChart data={daily}>
-                      <CartesianGrid strokeDasharray="3 3" />
-                      <XAxis dataKey="day" />
-                      <YAxis allowDecimals={false} />
-                      <Tooltip />
-                      <Legend />
-                      {series.map((s) => (
-                        <Line
-                          key={s.key}
-                          type="monotone"
-                          dataKey={s.key}
-                          name={seriesName(s.key)}
-                          stroke={s.color}
-                          dot={false}
-                        />
-                      ))}
-                    </LineChart>
-                  </ResponsiveContainer>
+                  <DailyStatsChart daily={daily} />
                 </Card>
               </Col>
               <Col xs={24} lg={12}>
                 <Card size="small" title={t("stats.perChannel")}>
-                  <ResponsiveContainer width="100%" height={280}>
-                    <BarChart data={list.filter((r) => r.sent > 0)}>
-                      <CartesianGrid strokeDasharray="3 3" />
-                      <XAxis dataKey="channelName" />
-                      <YAxis allowDecimals={false} />
-                      <Tooltip />
-                      <Legend />
-                      {series.map((s) => (
-                        <Bar key={s.key} dataKey={s.key} name={seriesName(s.key)} fill={s.color} />
-                      ))}
-                    </BarChart>
-                  </ResponsiveContainer>
+                  <PerChannelStatsChart list={list} />
                 </Card>
               </Col>
             </Row>
