@@ -6,13 +6,16 @@ import type { Server } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import {
+  type RbmSimulator,
   type SmscSimulator,
+  startRbmSimulator,
   startSmscSimulator,
   startWhatsappSimulator,
   type WhatsappSimulator,
 } from "@switchboard/channels/simulators";
-import { createPrisma, DEMO_WHATSAPP, demoWhatsappSecrets } from "@switchboard/db";
+import { createPrisma, DEMO_RBM, DEMO_WHATSAPP, demoRbmClientToken, demoWhatsappSecrets } from "@switchboard/db";
 import { closeWorkerDeps, createWorkerDeps, type RunningWorkers, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pino from "pino";
@@ -33,6 +36,8 @@ export interface Harness {
   smsc: SmscSimulator | null;
   /** Set with `{ workers: true }`: the WhatsApp Cloud API simulator the seed's WS channel now points at. */
   whatsapp: WhatsappSimulator | null;
+  /** Set with `{ workers: true }`: the RBM simulator the seed's RCS channel now points at. */
+  rbm: RbmSimulator | null;
   webUrl: string;
   browser: Browser;
   newPage: () => Promise<Page>;
@@ -116,6 +121,39 @@ async function pointDemoWhatsapp(
   return sim;
 }
 
+/**
+ * An RBM API simulator holding the demo RCS channel's service-account key, pushing events to this API's webhook
+ * of that channel, which now points at it (as `npm start` runs it: a share of numbers not RCS-capable fall back
+ * to SMS through the SMSC simulator; quick deliveries and reads).
+ */
+async function pointDemoRcs(
+  prisma: ReturnType<typeof createPrisma>,
+  secretKey: string,
+  apiUrl: string,
+): Promise<RbmSimulator | null> {
+  const channel = await prisma.channel.findFirst({ where: { kind: "rcs", name: DEMO_RBM.name } });
+  if (!channel) return null;
+  const { serviceAccountKey } = decryptSecrets(channelSecretKey(secretKey), channel.tenantId, channel.secrets);
+  const sim = await startRbmSimulator({
+    agentId: DEMO_RBM.agentId,
+    serviceAccountKey,
+    clientToken: demoRbmClientToken(secretKey),
+    webhookUrl: `${apiUrl}/webhooks/rcs/${channel.id}`,
+    nonCapableShare: 0.2,
+    deliveryDelayMs: 50,
+    readShare: 1,
+    readDelayMs: 100,
+    replyShare: 1,
+    replyDelayMs: 200,
+  });
+  const config = channel.config as Record<string, unknown>;
+  await prisma.channel.update({
+    where: { id: channel.id },
+    data: { config: { ...config, baseUrl: sim.url, tokenUrl: `${sim.url}/token` } },
+  });
+  return sim;
+}
+
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (CI does)`);
   const distDir = opts.distDir ?? process.env.E2E_DIST_DIR ?? path.join(webDir, "dist");
@@ -159,6 +197,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   await api.listen({ host: "127.0.0.1", port: 0 });
   const apiUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
   const whatsapp = opts.workers ? await pointDemoWhatsapp(prisma, config.CHANNEL_SECRET_KEY, apiUrl) : null;
+  const rbm = opts.workers ? await pointDemoRcs(prisma, config.CHANNEL_SECRET_KEY, apiUrl) : null;
   const web: Server = await startWebServer({
     distDir,
     host: "127.0.0.1",
@@ -184,6 +223,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     apiUrl,
     smsc,
     whatsapp,
+    rbm,
     webUrl,
     browser,
     newPage: async () => {
@@ -206,6 +246,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       if (workerDeps) await closeWorkerDeps(workerDeps);
       await smsc?.close();
       await whatsapp?.close();
+      await rbm?.close();
       await prisma.$disconnect();
       await redis.quit();
     },

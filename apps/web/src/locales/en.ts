@@ -12,7 +12,6 @@ export const en = {
   "app.chunkTimeout": "This page took too long to load. Please try again.",
   "app.renderFailed": "Something went wrong on this page",
   "app.bootFailed": "Could not load your account",
-  "app.underConstruction": "this screen is being built",
 
   // Common words
   "common.retry": "Retry",
@@ -25,6 +24,8 @@ export const en = {
   "common.collapse": "Collapse menu",
   "common.expand": "Expand menu",
   "common.userMenu": "Current user",
+  "common.columns": "Columns",
+  "common.columnsAll": "Show all",
 
   // Errors shown to the user
   "error.serverRequestFailed": "server request failed ({status})",
@@ -158,4 +159,6 @@ export const en = {
   "route.rcs.developer.info": "Developer info",
   "route.rcs.developer.ip": "IP whitelist",
   "route.rcs.developer.notify": "Callback notification",
+  "route.rcs.balance.remit": "Recharge by bank transfer",
+  "route.rcs.notice": "Notices",
 } satisfies Messages;

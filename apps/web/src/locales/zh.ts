@@ -13,7 +13,6 @@ export const zh = {
   "app.chunkTimeout": "页面加载超时，请重试",
   "app.renderFailed": "页面出错了",
   "app.bootFailed": "无法获取用户信息",
-  "app.underConstruction": "此页面正在建设中",
 
   // Common words
   "common.retry": "重试",
@@ -26,9 +25,11 @@ export const zh = {
   "common.collapse": "收起菜单",
   "common.expand": "展开菜单",
   "common.userMenu": "当前用户",
+  "common.columns": "显示列",
+  "common.columnsAll": "显示全部",
 
   // Errors shown to the user
-  "error.serverRequestFailed": "服务器请求失败({status})",
+  "error.serverRequestFailed": "服务器请求失败（{status}）",
   "error.loadFailed": "加载失败",
   "error.timeout": "请求超时，请稍后重试",
   "error.sessionExpired": "登录已失效，请重新登录",
@@ -155,6 +156,8 @@ export const zh = {
   "route.rcs.developer.info": "开发者信息",
   "route.rcs.developer.ip": "IP白名单",
   "route.rcs.developer.notify": "回调通知",
+  "route.rcs.balance.remit": "线下汇款充值",
+  "route.rcs.notice": "公告",
 } as const;
 
 export type MessageKey = keyof typeof zh;

@@ -11,8 +11,15 @@ import type { PageLoader, RouteNode } from "./types";
 
 const { ADMIN, AGENT, USER, SUPER_ADMIN } = UserType;
 
-// The RCS portal (its own issue) still shows an honest "being built" page where its screens are not built yet.
-const rcsPage: PageLoader = () => import("../areas/rcs/pages/UnderConstructionPage");
+// The RCS portal's own pages (areas/rcs); the rest of the portal reuses the features' pages.
+const rcsHomePage: PageLoader = () => import("../areas/rcs/pages/RcsHomePage");
+const rcsListPage: PageLoader = () => import("../areas/rcs/pages/RcsMessageListPage");
+const rcsDetailPage: PageLoader = () => import("../areas/rcs/pages/RcsDetailPage");
+const rcsCreatePage: PageLoader = () => import("../areas/rcs/pages/RcsCreatePage");
+const rcsBalancePage =
+  (name: "RcsRechargePage" | "RcsConsumePage" | "RcsRemitPage"): PageLoader =>
+  () =>
+    import("../areas/rcs/pages/RcsBalancePages").then((m) => ({ default: m[name] }));
 
 const customerDashboardPage: PageLoader = () => import("../features/dashboard/pages/CustomerDashboardPage");
 const backendDashboardPage: PageLoader = () => import("../features/dashboard/pages/BackendDashboardPage");
@@ -404,7 +411,7 @@ export const routeTree: readonly RouteNode[] = [
     layout: "topbar",
     roles: [USER],
     children: [
-      { path: "home", key: "rcs.home", label: "route.rcs.home", icon: "home", page: rcsPage },
+      { path: "home", key: "rcs.home", label: "route.rcs.home", icon: "home", page: rcsHomePage },
       {
         path: "message",
         key: "rcs.message",
@@ -417,7 +424,7 @@ export const routeTree: readonly RouteNode[] = [
               key: `rcs.message.${type}`,
               label: `route.rcs.message.${type}`,
               meta: { type },
-              page: rcsPage,
+              page: rcsListPage,
             }),
           ),
           ...RCS_MESSAGE_TYPES.flatMap((type): RouteNode[] => [
@@ -428,7 +435,7 @@ export const routeTree: readonly RouteNode[] = [
               hideInMenu: true,
               activeMenu: `rcs.message.${type}`,
               meta: { type },
-              page: rcsPage,
+              page: rcsDetailPage,
             },
             {
               path: `${type}/create`,
@@ -437,7 +444,7 @@ export const routeTree: readonly RouteNode[] = [
               hideInMenu: true,
               activeMenu: `rcs.message.${type}`,
               meta: { type },
-              page: rcsPage,
+              page: rcsCreatePage,
             },
           ]),
         ],
@@ -448,8 +455,26 @@ export const routeTree: readonly RouteNode[] = [
         label: "route.rcs.balance",
         icon: "balance",
         children: [
-          { path: "recharge", key: "rcs.balance.recharge", label: "route.rcs.balance.recharge", page: rcsPage },
-          { path: "consume", key: "rcs.balance.consume", label: "route.rcs.balance.consume", page: rcsPage },
+          {
+            path: "recharge",
+            key: "rcs.balance.recharge",
+            label: "route.rcs.balance.recharge",
+            page: rcsBalancePage("RcsRechargePage"),
+          },
+          {
+            path: "remit",
+            key: "rcs.balance.remit",
+            label: "route.rcs.balance.remit",
+            hideInMenu: true,
+            activeMenu: "rcs.balance.recharge",
+            page: rcsBalancePage("RcsRemitPage"),
+          },
+          {
+            path: "consume",
+            key: "rcs.balance.consume",
+            label: "route.rcs.balance.consume",
+            page: rcsBalancePage("RcsConsumePage"),
+          },
         ],
       },
       {
@@ -468,6 +493,7 @@ export const routeTree: readonly RouteNode[] = [
           },
         ],
       },
+      { path: "notice", key: "rcs.notice", label: "route.rcs.notice", icon: "notice", page: noticePage },
     ],
   },
 ];

@@ -79,7 +79,7 @@ export function DirectTaskModal({ productCode, open, onClose, onSubmitted }: Dir
       title={t("modal.titleProduct", { product: t(`product.${productCode}`) })}
       modalRender={(node) => <div data-testid="task-modal">{node}</div>}
     >
-      <TaskForm
+      <DirectTaskForm
         productCode={productCode}
         created={created}
         onCancel={close}
@@ -99,7 +99,11 @@ interface UploadState {
   status: "active" | "success" | "exception";
 }
 
-function TaskForm(props: {
+/**
+ * The direct task's form: in the modal (customer app) and as the RCS portal's create page. `created` holds a
+ * mode 1 batch while its outcome is on screen; `onSubmitted` gets every created batch's id.
+ */
+export function DirectTaskForm(props: {
   productCode: ProductCode;
   created: RefObject<string | null>;
   onCancel: () => void;

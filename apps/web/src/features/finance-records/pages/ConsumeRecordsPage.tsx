@@ -16,8 +16,11 @@ import { messages } from "../messages";
 type Row = ConsumeList["list"][number];
 type Filters = { from?: string; to?: string; productCode?: string; batchId?: string };
 
-/** /app/finance/consume/customer: what the customer's batches cost and gave back, by product. */
-export default function ConsumeRecordsPage() {
+/**
+ * /app/finance/consume/customer: what the customer's batches cost and gave back, by product. The RCS portal
+ * (/user/balance/consume) fixes the product to RCS.
+ */
+export default function ConsumeRecordsPage({ productCode: fixedProduct }: { productCode?: ProductCode } = {}) {
   const t = messages.useT();
   const { filters, page, pageSize, setFilters, setPage, reset } = useUrlFilters<Filters>([
     "from",
@@ -32,7 +35,7 @@ export default function ConsumeRecordsPage() {
   const params = {
     page,
     pageSize,
-    productCode: filters.productCode,
+    productCode: fixedProduct ?? filters.productCode,
     batchId: filters.batchId && /^\d{1,19}$/.test(filters.batchId) ? filters.batchId : undefined,
     ...dateRangeParams(filters),
   };
@@ -46,17 +49,19 @@ export default function ConsumeRecordsPage() {
     <PageContainer>
       <Space wrap style={{ marginBottom: 16 }} align="start">
         <DateRangeFilter from={filters.from} to={filters.to} onChange={(r) => setFilters(r)} />
-        <Select
-          aria-label={t("filter.product")}
-          style={{ width: 140 }}
-          value={filters.productCode ?? ""}
-          onChange={(v: string) => setFilters({ productCode: v || undefined })}
-          options={[
-            { label: t("filter.allProducts"), value: "" },
-            ...Object.values(ProductCode).map((c) => ({ label: productLabel(c), value: String(c) })),
-          ]}
-          data-testid="filter-product"
-        />
+        {fixedProduct === undefined && (
+          <Select
+            aria-label={t("filter.product")}
+            style={{ width: 140 }}
+            value={filters.productCode ?? ""}
+            onChange={(v: string) => setFilters({ productCode: v || undefined })}
+            options={[
+              { label: t("filter.allProducts"), value: "" },
+              ...Object.values(ProductCode).map((c) => ({ label: productLabel(c), value: String(c) })),
+            ]}
+            data-testid="filter-product"
+          />
+        )}
         <Form.Item
           style={{ marginBottom: 0 }}
           validateStatus={batchIdValid ? undefined : "error"}

@@ -1,7 +1,7 @@
 import type { BalanceLogList, BalanceLogRow } from "@switchboard/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Input, Space, Table } from "antd";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
@@ -14,8 +14,11 @@ import { messages } from "../messages";
 
 type Filters = { from?: string; to?: string; keyword?: string };
 
-/** /app/finance/recharge/{add|deduct}: the customer's credits by staff, or its deducts (route meta `type`). */
-export default function RechargeRecordsPage() {
+/**
+ * /app/finance/recharge/{add|deduct} and /user/balance/recharge: the customer's credits by staff, or its deducts
+ * (route meta `type`); `extra` is the page's own action (the portal's way to recharge).
+ */
+export default function RechargeRecordsPage({ extra }: { extra?: ReactNode } = {}) {
   const t = messages.useT();
   const type = useCurrentRoute().node.meta?.type === "deduct" ? "deduct" : "add";
   const { filters, page, pageSize, setFilters, setPage, reset } = useUrlFilters<Filters>(["from", "to", "keyword"]);
@@ -30,7 +33,7 @@ export default function RechargeRecordsPage() {
   });
 
   return (
-    <PageContainer>
+    <PageContainer extra={extra}>
       <Space wrap style={{ marginBottom: 16 }}>
         <DateRangeFilter from={filters.from} to={filters.to} onChange={(r) => setFilters(r)} />
         <Input.Search

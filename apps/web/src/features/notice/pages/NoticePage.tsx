@@ -1,6 +1,7 @@
 import { Button, Empty, Flex, Input, Pagination, Skeleton, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
@@ -8,12 +9,14 @@ import { useNoticeList } from "../api/notice-api";
 import { NoticeReader } from "../components/NoticeReader";
 import { messages } from "../messages";
 
-/** /app/notice: the published notices of the customer's tenant, newest first; one opens to be read. */
+/** /app/notice and /user/notice: the published notices of the customer's tenant, newest first; one opens to be read. */
 export default function NoticePage() {
   const t = messages.useT();
   const { filters, page, pageSize, setFilters, setPage, params } = useUrlFilters<{ keyword?: string }>(["keyword"]);
   const query = useNoticeList(params);
-  const [reading, setReading] = useState<number | null>(null);
+  // ?id= opens one notice at once (the homes link their latest notices so).
+  const [search] = useSearchParams();
+  const [reading, setReading] = useState<number | null>(() => Number(search.get("id")) || null);
 
   return (
     <PageContainer>

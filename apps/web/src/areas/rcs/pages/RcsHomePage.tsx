@@ -1,0 +1,249 @@
+/** /user/home: the RCS portal's home (RCS figures only, the latest batches, authentication, notices). */
+import { PlusOutlined, ReloadOutlined, TagsOutlined } from "@ant-design/icons";
+import type { CustomerDashboard } from "@switchboard/contracts";
+import { ProductCode } from "@switchboard/contracts/codes";
+import { useQuery } from "@tanstack/react-query";
+import { Button, Card, Col, Empty, List, Row, Skeleton, Space, Typography } from "antd";
+import { useState } from "react";
+import { Link } from "react-router-dom";
+import { LoadError } from "../../../components/LoadError";
+import { PageContainer } from "../../../components/PageContainer";
+import { AuthenticationSubmitModal } from "../../../features/authentication-submit/components/AuthenticationSubmitModal";
+import { fetchBatchList } from "../../../features/batches/api";
+import { BatchProgress } from "../../../features/batches/components/BatchProgress";
+import { BatchStatusTag } from "../../../features/batches/components/BatchStatusTag";
+import { formatTime } from "../../../features/batches/components/time";
+import { liveInterval } from "../../../features/batches/status";
+import { AuthenticationCard } from "../../../features/dashboard/components/AuthenticationCard";
+import { DailyChart } from "../../../features/dashboard/components/DailyChart";
+import { Figure } from "../../../features/dashboard/components/Figure";
+import { formatRate } from "../../../features/dashboard/format";
+import { useNoticeList } from "../../../features/notice/api/notice-api";
+import { PriceListModal } from "../../../features/price-list/components/PriceListModal";
+import { api } from "../../../lib/api";
+import { formatMoney, formatNumber } from "../../../lib/format";
+import { messages } from "../messages";
+import { rcsCreatePath, rcsDetailPath, rcsListPath } from "../stage";
+
+const LATEST = 5;
+
+function useRcsDashboard() {
+  return useQuery({
+    queryKey: ["dashboard", "customer", ProductCode.RCS],
+    queryFn: ({ signal }) =>
+      api.get<CustomerDashboard>("/dashboard/customer", { params: { productCode: ProductCode.RCS }, signal }),
+  });
+}
+
+function useLatestBatches() {
+  const params = { productCode: ProductCode.RCS, page: 1, pageSize: LATEST };
+  return useQuery({
+    queryKey: ["batches", "list", params],
+    queryFn: ({ signal }) => fetchBatchList(params, signal),
+    refetchInterval: (q) => liveInterval(q.state.data?.list),
+  });
+}
+
+export default function RcsHomePage() {
+  const t = messages.useT();
+  const dashboard = useRcsDashboard();
+  const latest = useLatestBatches();
+  const [priceListOpen, setPriceListOpen] = useState(false);
+  const [authOpen, setAuthOpen] = useState(false);
+  const data = dashboard.data;
+
+  return (
+    <PageContainer
+      extra={
+        <Space wrap>
+          <Link to={rcsCreatePath()}>
+            <Button type="primary" icon={<PlusOutlined />} data-testid="rcs-new-message">
+              {t("home.newMessage")}
+            </Button>
+          </Link>
+          <Button icon={<TagsOutlined />} onClick={() => setPriceListOpen(true)} data-testid="open-price-list">
+            {t("home.priceList")}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t("home.refresh")}
+            loading={dashboard.isFetching && !dashboard.isPending}
+            onClick={() => {
+              void dashboard.refetch();
+              void latest.refetch();
+            }}
+          />
+        </Space>
+      }
+    >
+      {dashboard.isPending ? (
+        <Skeleton active paragraph={{ rows: 8 }} data-testid="rcs-home-loading" />
+      ) : dashboard.isError ? (
+        <LoadError error={dashboard.error} onRetry={() => dashboard.refetch()} />
+      ) : (
+        data && (
+          <Space orientation="vertical" size="large" style={{ width: "100%" }}>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} md={12}>
+                <Figure
+                  testId="rcs-balance"
+                  label={t("figure.balance", { currency: data.currency })}
+                  value={formatMoney(data.balance)}
+                  note={t("figure.monthSpend", { spend: formatMoney(data.month.spend) })}
+                  extra={
+                    <div style={{ marginTop: 8 }}>
+                      <Link to="/user/balance/remit">{t("home.recharge")}</Link>
+                    </div>
+                  }
+                />
+              </Col>
+              <Col xs={24} md={12}>
+                <AuthenticationCard data={data} onSubmit={() => setAuthOpen(true)} />
+              </Col>
+            </Row>
+            <Row gutter={[16, 16]}>
+              <Col flex="1 1 180px">
+                <Figure
+                  testId="rcs-today-sent"
+                  label={t("figure.todaySent")}
+                  value={formatNumber(data.today.sent)}
+                  note={t("figure.batches", { count: formatNumber(data.today.batches) })}
+                />
+              </Col>
+              <Col flex="1 1 180px">
+                <Figure
+                  testId="rcs-month-sent"
+                  label={t("figure.monthSent")}
+                  value={formatNumber(data.month.sent)}
+                  note={t("figure.batches", { count: formatNumber(data.month.batches) })}
+                />
+              </Col>
+              <Col flex="1 1 180px">
+                <Figure
+                  testId="rcs-delivery-rate"
+                  label={t("figure.deliveryRate")}
+                  value={formatRate(data.month.deliveryRate)}
+                  note={t("figure.deliveredOf", {
+                    delivered: formatNumber(data.month.delivered),
+                    sent: formatNumber(data.month.sent),
+                  })}
+                />
+              </Col>
+              <Col flex="1 1 180px">
+                <Figure
+                  testId="rcs-read-rate"
+                  label={t("figure.readRate")}
+                  value={formatRate(data.month.readRate)}
+                  note={t("figure.readOf", {
+                    read: formatNumber(data.month.read),
+                    delivered: formatNumber(data.month.delivered),
+                  })}
+                />
+              </Col>
+              <Col flex="1 1 180px">
+                <Figure
+                  testId="rcs-fallback-share"
+                  label={t("figure.fallbackShare")}
+                  value={formatRate(data.month.fallbackShare)}
+                  note={t("figure.fallbackOf", {
+                    fallback: formatNumber(data.month.fallback),
+                    sent: formatNumber(data.month.sent),
+                  })}
+                />
+              </Col>
+            </Row>
+            <DailyChart series={data.series} />
+            <Row gutter={[16, 16]}>
+              <Col xs={24} lg={14}>
+                <LatestBatches query={latest} />
+              </Col>
+              <Col xs={24} lg={10}>
+                <LatestNotices />
+              </Col>
+            </Row>
+          </Space>
+        )
+      )}
+      <PriceListModal open={priceListOpen} onClose={() => setPriceListOpen(false)} />
+      <AuthenticationSubmitModal open={authOpen} onClose={() => setAuthOpen(false)} />
+    </PageContainer>
+  );
+}
+
+function LatestBatches({ query }: { query: ReturnType<typeof useLatestBatches> }) {
+  const t = messages.useT();
+  return (
+    <Card
+      size="small"
+      title={t("latest.title")}
+      extra={<Link to={rcsListPath("finish")}>{t("latest.all")}</Link>}
+      data-testid="rcs-latest"
+    >
+      {query.isError && !query.data ? (
+        <LoadError error={query.error} onRetry={() => query.refetch()} />
+      ) : query.isPending ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : query.data.list.length === 0 ? (
+        <Empty description={t("latest.empty")}>
+          <Link to={rcsCreatePath()}>{t("home.newMessage")}</Link>
+        </Empty>
+      ) : (
+        <List
+          dataSource={query.data.list}
+          renderItem={(b) => (
+            <List.Item key={b.id} data-testid="rcs-latest-row">
+              <List.Item.Meta
+                title={
+                  <Space wrap>
+                    <Link to={rcsDetailPath(b)}>{b.id}</Link>
+                    <BatchStatusTag status={b.status} ingesting={b.ingesting} taskType={b.taskType} />
+                  </Space>
+                }
+                description={
+                  <Typography.Text type="secondary" ellipsis style={{ maxWidth: 360 }}>
+                    {formatTime(b.createdAt)} · {b.preview}
+                  </Typography.Text>
+                }
+              />
+              <div style={{ width: 160 }}>
+                <BatchProgress batch={b} compact />
+              </div>
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}
+
+function LatestNotices() {
+  const t = messages.useT();
+  const query = useNoticeList({ page: 1, pageSize: 5 });
+  return (
+    <Card
+      size="small"
+      title={t("notice.title")}
+      extra={<Link to="/user/notice">{t("notice.all")}</Link>}
+      data-testid="rcs-notices"
+    >
+      {query.isError && !query.data ? (
+        <LoadError error={query.error} onRetry={() => query.refetch()} />
+      ) : query.isPending ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : query.data.list.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("notice.empty")} />
+      ) : (
+        <List
+          size="small"
+          dataSource={query.data.list}
+          renderItem={(n) => (
+            <List.Item key={n.id}>
+              <Link to={`/user/notice?id=${n.id}`}>{n.title}</Link>
+              <Typography.Text type="secondary">{formatTime(n.publishedAt)}</Typography.Text>
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}
