@@ -275,7 +275,7 @@ describe("api client: failures", () => {
     mockFetch({ "/user/info": new TypeError("Failed to fetch") });
     await expect(client().api.get("/user/info")).rejects.toMatchObject({
       kind: "network",
-      message: "服务器请求失败(501)",
+      message: "服务器请求失败（501）",
     });
     storage.setLang("en");
     await expect(client().api.get("/user/info")).rejects.toMatchObject({ message: "server request failed (501)" });

@@ -300,7 +300,7 @@ describe("review and update modal", () => {
     const preview = await screen.findByTestId("content-preview");
     expect(within(preview).getByTestId("preview-text")).toHaveTextContent("Your code is 1234. 您好");
     expect(screen.getByTestId("preview-meta")).toHaveTextContent("1 条短信 · 21 字符 · UCS-2 编码");
-    expect(screen.getByText("18 个有效号码,费用 6.30")).toBeInTheDocument();
+    expect(screen.getByText("18 个有效号码，费用 6.30")).toBeInTheDocument();
   });
 
   it("rejecting requires a reason; with one it posts the reason and closes", async () => {
@@ -405,7 +405,7 @@ describe("review and update modal", () => {
 
   it("offers nothing to do for a batch still being read or already sending", async () => {
     setup({ ingesting: true });
-    expect(await screen.findByText("号码文件仍在读取中,读取完成后才能通过。")).toBeInTheDocument();
+    expect(await screen.findByText("号码文件仍在读取中，读取完成后才能通过。")).toBeInTheDocument();
     expect(screen.queryByTestId("review-submit")).not.toBeInTheDocument();
   });
 

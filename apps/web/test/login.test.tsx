@@ -140,6 +140,6 @@ describe("login page", () => {
     await userEvent.type(await screen.findByTestId("login-username"), "alice");
     await userEvent.type(screen.getByTestId("login-password"), "correct horse");
     await userEvent.click(screen.getByTestId("login-submit"));
-    expect(await screen.findByRole("alert")).toHaveTextContent("服务器请求失败(501)");
+    expect(await screen.findByRole("alert")).toHaveTextContent("服务器请求失败（501）");
   });
 });

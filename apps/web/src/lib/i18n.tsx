@@ -43,6 +43,8 @@ export function defineMessages<K extends string>(zhTexts: Record<K, string>, enT
   const byLang: Record<Lang, Record<K, string>> = { zh: zhTexts, en: enTexts };
   type FeatureT = ((key: K, params?: MessageParams) => string) & { shell: TFunction; lang: Lang };
   return {
+    /** The texts themselves, per language (tests check them all, e.g. the zh punctuation). */
+    texts: byLang as Readonly<Record<Lang, Readonly<Record<K, string>>>>,
     /** Outside React (e.g. a column definition built once): pass the language. */
     translate: (key: K, params?: MessageParams, lang: Lang = storage.getLang()) => fill(byLang[lang][key], params),
     useT(): FeatureT {
