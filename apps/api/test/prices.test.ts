@@ -358,11 +358,12 @@ describe("price lists", () => {
     dialCode: string;
   }
   const list = (token: string, query: Record<string, string>) =>
-    ok<{ list: Row[]; total: number; currency: string; userId: number | null }>(t, "GET", "/price/list", {
-      token,
-      lang: "en",
-      query: { productId: String(product.id), pageSize: "200", ...query },
-    });
+    ok<{ list: Row[]; total: number; currency: string; userId: number | null; user: string | null }>(
+      t,
+      "GET",
+      "/price/list",
+      { token, lang: "en", query: { productId: String(product.id), pageSize: "200", ...query } },
+    );
   const row = (rows: Row[], code: string) => rows.find((r) => r.countryCode === code);
 
   it("shows admins the default prices of every served country, with paging and keyword", async () => {
@@ -370,6 +371,7 @@ describe("price lists", () => {
     expect(all.total).toBe((await t.prisma.country.count()) - 1);
     expect(all.list).toHaveLength(200);
     expect(all.currency).toBe("USD");
+    expect(all).toMatchObject({ userId: null, user: null });
     const rest = await list(w.admin.token, { page: "2" });
     expect(rest.list).toHaveLength(all.total - 200);
     const everything = [...all.list, ...rest.list];
@@ -397,12 +399,14 @@ describe("price lists", () => {
     expect(row(us.list, "US")).toMatchObject({ unitPrice: "0.0250", source: "customer" });
     expect(row(fr.list, "FR")).toMatchObject({ unitPrice: "0.0500", source: "default" });
     expect(row(us.list, "US")).not.toHaveProperty("costPrice");
+    // the screens name whose prices these are (the customer list's "prices and routes" link carries only the id)
+    expect(us).toMatchObject({ userId: w.customer.id, user: w.customer.username });
 
     const byAgent = await list(w.agent.token, { userId: String(w.customer.id), keyword: "united states" });
     expect(row(byAgent.list, "US")).toMatchObject({ unitPrice: "0.0250", source: "customer", costPrice: "0.0200" });
 
     const own = await list(w.agent.token, { keyword: "united states" });
-    expect(own.userId).toBe(w.agent.id);
+    expect(own).toMatchObject({ userId: w.agent.id, user: w.agent.username });
     expect(row(own.list, "US")).toMatchObject({ unitPrice: "0.0200", source: "customer" });
     const ownFr = await list(w.agent.token, { keyword: "france" });
     expect(row(ownFr.list, "FR")).toMatchObject({ unitPrice: "0.0500", source: "default" });

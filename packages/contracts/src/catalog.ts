@@ -225,6 +225,8 @@ export const priceList = z.object({
   total: z.number().int(),
   productId: z.number().int(),
   userId: z.number().int().nullable(),
+  /** The username of userId (the screens name whose prices these are); null with the tenant's defaults. */
+  user: z.string().nullable(),
   currency: z.string(),
 });
 export type PriceList = z.infer<typeof priceList>;

@@ -205,15 +205,17 @@ async function assertPriced(
  */
 export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: Lang): Promise<PriceList> {
   const product = await findProduct(db, p, q.productId);
-  let subjectId: number | null = p.type === UserType.AGENT ? p.userId : null;
+  let subject: { id: number; username: string } | null =
+    p.type === UserType.AGENT ? { id: p.userId, username: p.username } : null;
   if (q.userId !== undefined) {
     const user = await db.user.findFirst({
       where: { AND: [priceHoldersWhere(p), { id: q.userId, tenantId: product.tenantId }] },
-      select: { id: true },
+      select: { id: true, username: true },
     });
     if (!user) throw notFound("entity.user");
-    subjectId = user.id;
+    subject = user;
   }
+  const subjectId = subject?.id ?? null;
   const costOf = p.type === UserType.AGENT && subjectId !== p.userId ? p.userId : null;
 
   const countries = (await allCountries(db, lang)).filter(
@@ -256,6 +258,7 @@ export async function listPrices(db: Db, p: Principal, q: PriceListQuery, lang: 
     total: countries.length,
     productId: product.id,
     userId: subjectId,
+    user: subject?.username ?? null,
     currency: await tenantCurrency(db, product.tenantId),
   };
 }

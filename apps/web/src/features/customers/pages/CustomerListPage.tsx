@@ -117,7 +117,9 @@ export default function CustomerListPage() {
         });
         break;
       case "prices":
-        navigate(`/backend/product/list?customerId=${row.id}`);
+        navigate(
+          `/backend/product/list?${new URLSearchParams({ customerId: String(row.id), customerName: row.user })}`,
+        );
         break;
       case "delete":
         modal.confirm({

@@ -46,7 +46,10 @@ export function PricesPanel() {
     [productId, customerId, keyword, page.page, page.pageSize],
   );
   const prices = usePrices(params, productId !== undefined);
-  const user = customerId === undefined ? undefined : { id: customerId, label: customerLabel ?? `#${customerId}` };
+  // The list's own answer names the user when the link carried only its id (a bookmark, an old link).
+  const answeredName = prices.data && prices.data.userId === customerId ? prices.data.user : null;
+  const knownName = customerLabel ?? answeredName ?? undefined;
+  const user = customerId === undefined ? undefined : { id: customerId, label: knownName ?? `#${customerId}` };
 
   async function clearCountry(row: PriceItem) {
     if (!product) return;
@@ -89,7 +92,7 @@ export function PricesPanel() {
           allowClear
           types={PRICE_USER_TYPES}
           value={customerId}
-          knownLabel={customerLabel}
+          knownLabel={knownName}
           placeholder={t("price.customerPlaceholder")}
           onChange={(id, picked) => {
             setCustomerLabel(picked?.user);
