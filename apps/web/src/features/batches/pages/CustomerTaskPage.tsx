@@ -2,7 +2,7 @@
 import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import type { ProductCode } from "@switchboard/contracts/codes";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Drawer, Space, Typography } from "antd";
+import { Button, Drawer, Space, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
@@ -28,7 +28,6 @@ const CUSTOMER_FILTERS = BATCH_FILTER_KEYS.filter((k) => k !== "userId");
 
 export default function CustomerTaskPage() {
   const t = messages.useT();
-  const { message } = App.useApp();
   const meta = useCurrentRoute().node.meta ?? {};
   const productCode = Number(meta.productCode) as ProductCode;
   const url = useUrlFilters<BatchUrlFilters>(CUSTOMER_FILTERS);
@@ -139,9 +138,9 @@ export default function CustomerTaskPage() {
         productCode={productCode}
         open={creating}
         onClose={() => setParam("new", null)}
-        onSubmitted={(batchId) => {
+        onSubmitted={() => {
+          // One toast: the task form has said what it accepted (modes 2 and 3) or shown its outcome (mode 1).
           setParam("new", null);
-          message.success(t("done.submitted", { id: batchId }));
           void queryClient.invalidateQueries({ queryKey: batchKeys.all });
         }}
       />
