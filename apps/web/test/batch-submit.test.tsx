@@ -435,6 +435,52 @@ describe("content of WS and RCS", slow, () => {
     });
   });
 
+  it("builds an RCS carousel of 2 to 10 cards, its chip list and when to fall back to SMS", () => {
+    const card = (title: string) => ({ title, description: "", mediaUrl: "", suggestions: [] });
+    const draft = {
+      ...emptyDraft(),
+      rcsType: "carousel" as const,
+      rcsCards: [
+        { ...card("Shoes"), mediaUrl: "https://cdn.example.com/s.png" },
+        { ...card("Bags"), suggestions: [{ type: "reply" as const, text: "Buy", value: "buy-bags" }] },
+      ],
+      rcsSuggestions: [{ type: "url" as const, text: "Shop", value: "https://example.com" }],
+      rcsFallback: "Sale today",
+      rcsFallbackAfter: 900,
+    };
+    expect(buildContent(ProductCode.RCS, draft).content).toEqual({
+      product: ProductCode.RCS,
+      body: {
+        type: "carousel",
+        cardWidth: "MEDIUM",
+        cards: [
+          { title: "Shoes", mediaUrl: "https://cdn.example.com/s.png", mediaHeight: "MEDIUM", suggestions: [] },
+          {
+            title: "Bags",
+            mediaHeight: "MEDIUM",
+            suggestions: [{ type: "reply", text: "Buy", postbackData: "buy-bags" }],
+          },
+        ],
+        suggestions: [{ type: "url", text: "Shop", url: "https://example.com" }],
+      },
+      fallbackText: "Sale today",
+      fallbackAfterSeconds: 900,
+    });
+    // No fallback text: no fallback delay either.
+    expect(buildContent(ProductCode.RCS, { ...draft, rcsFallback: "" }).content).not.toHaveProperty(
+      "fallbackAfterSeconds",
+    );
+    const bad = buildContent(ProductCode.RCS, {
+      ...draft,
+      rcsCards: [{ ...card(""), mediaUrl: "http://x.example.com/a.png" }],
+    });
+    expect(bad.problems).toMatchObject({
+      rcsCards: { key: "rcs.carouselCards", params: { min: 2, max: 10 } },
+      "rcsCards.0.title": { key: "rcs.titleRequired" },
+      "rcsCards.0.mediaUrl": { key: "rcs.mediaInvalid" },
+    });
+  });
+
   it("sends a WS template with its parameters from the editor", async () => {
     const { requests } = stub({ "POST /user/submit/pre": { body: envelope(preResult({ encoding: null })) } });
     renderModal(ProductCode.WS);
@@ -568,5 +614,25 @@ describe("content of WS and RCS", slow, () => {
     fireEvent.change(screen.getByTestId("task-rcs-title"), { target: { value: "Summer sale" } });
     const preview = screen.getByRole("figure", { name: "Preview" });
     expect(within(preview).getByText("Summer sale")).toBeInTheDocument();
+  });
+
+  it("edits a carousel card by card, previews it in the phone, and previews the SMS fallback", async () => {
+    renderModal(ProductCode.RCS);
+    await userEvent.click(await screen.findByTestId("task-rcs-kind-carousel"));
+    fireEvent.change(screen.getByTestId("task-rcs-card-0-title"), { target: { value: "Shoes" } });
+    await userEvent.click(screen.getByTestId("task-rcs-card-tab-1"));
+    fireEvent.change(screen.getByTestId("task-rcs-card-1-title"), { target: { value: "Bags" } });
+    const preview = screen.getByRole("figure", { name: "Preview" });
+    const carousel = within(preview).getByTestId("preview-carousel");
+    expect(within(carousel).getByText("Shoes")).toBeInTheDocument();
+    expect(within(carousel).getByText("Bags")).toBeInTheDocument();
+    // A third card, then the fallback.
+    await userEvent.click(screen.getByTestId("task-rcs-add-card"));
+    expect(screen.getByTestId("task-rcs-card-tab-2")).toBeInTheDocument();
+    await userEvent.click(within(preview).getByTestId("preview-sms"));
+    expect(within(preview).getByText(/No SMS fallback text/)).toBeInTheDocument();
+    fireEvent.change(screen.getByTestId("task-rcs-fallback"), { target: { value: "Sale today at shop.example" } });
+    expect(within(preview).getByText("Sale today at shop.example")).toBeInTheDocument();
+    expect(screen.getByTestId("task-rcs-fallback-after")).toBeInTheDocument();
   });
 });

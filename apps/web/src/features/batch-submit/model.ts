@@ -6,6 +6,8 @@ import {
   BATCH_SCHEDULE_MAX_DAYS,
   type BatchContent,
   batchContent,
+  RCS_CAROUSEL_MAX_CARDS,
+  RCS_CAROUSEL_MIN_CARDS,
   RCS_TEXT_MAX,
   SMS_MAX_SEGMENTS,
   type SubmitPreResult,
@@ -95,6 +97,22 @@ export interface SuggestionDraft {
   value: string;
 }
 
+/** One card of a carousel (a standalone card keeps its fields in the draft itself). */
+export interface CardDraft {
+  title: string;
+  description: string;
+  mediaUrl: string;
+  suggestions: SuggestionDraft[];
+}
+
+export const emptyCard = (): CardDraft => ({ title: "", description: "", mediaUrl: "", suggestions: [] });
+
+/**
+ * With a fallback text: after how long an undelivered RCS message is revoked and sent as SMS (seconds); 0: only
+ * numbers that cannot receive RCS get the SMS.
+ */
+export const RCS_FALLBACK_AFTER_CHOICES = [0, 300, 900, 3600, 14_400, 86_400] as const;
+
 export type WsHeaderType = "text" | "image" | "document" | "video";
 export interface WsButtonDraft {
   index: number;
@@ -119,13 +137,16 @@ export interface ContentDraft {
   wsHeader: string;
   /** The chosen template's dynamic buttons: a URL button's suffix (required), a quick reply's payload (optional). */
   wsButtons: WsButtonDraft[];
-  rcsType: "text" | "card";
+  rcsType: "text" | "card" | "carousel";
   rcsText: string;
   rcsTitle: string;
   rcsDescription: string;
   rcsMediaUrl: string;
+  /** The text's or standalone card's suggestions; a carousel's chip list under its cards. */
   rcsSuggestions: SuggestionDraft[];
+  rcsCards: CardDraft[];
   rcsFallback: string;
+  rcsFallbackAfter: number;
 }
 
 export const emptyDraft = (): ContentDraft => ({
@@ -145,7 +166,9 @@ export const emptyDraft = (): ContentDraft => ({
   rcsDescription: "",
   rcsMediaUrl: "",
   rcsSuggestions: [],
+  rcsCards: [emptyCard(), emptyCard()],
   rcsFallback: "",
+  rcsFallbackAfter: 0,
 });
 
 export const WS_PARAMETERS_MAX = 20;
@@ -170,25 +193,55 @@ function smsProblem(text: string, field: "text" | "fallback"): Problem | null {
   return null;
 }
 
-function suggestionProblems(list: readonly SuggestionDraft[], max: number, out: ContentProblems): void {
-  if (list.length > max) out.rcsSuggestions = { key: "rcs.suggestionsTooMany", params: { max } };
+/** Problems of a suggestion list, under `field` (rcsSuggestions, rcsCards.0.suggestions...). */
+function suggestionProblems(
+  list: readonly SuggestionDraft[],
+  max: number,
+  out: ContentProblems,
+  field = "rcsSuggestions",
+): void {
+  if (list.length > max) out[field] = { key: "rcs.suggestionsTooMany", params: { max } };
   list.forEach((s, i) => {
     const text = s.text.trim();
-    if (text === "") out[`rcsSuggestions.${i}.text`] = { key: "rcs.suggestionTextRequired" };
+    if (text === "") out[`${field}.${i}.text`] = { key: "rcs.suggestionTextRequired" };
     else if (text.length > RCS_SUGGESTION_TEXT_MAX) {
-      out[`rcsSuggestions.${i}.text`] = { key: "common.tooLong", params: { max: RCS_SUGGESTION_TEXT_MAX } };
+      out[`${field}.${i}.text`] = { key: "common.tooLong", params: { max: RCS_SUGGESTION_TEXT_MAX } };
     }
     const value = s.value.trim();
     if (s.type === "url" && !isHttpUrl(value, ["http:", "https:"])) {
-      out[`rcsSuggestions.${i}.value`] = { key: "rcs.urlInvalid" };
+      out[`${field}.${i}.value`] = { key: "rcs.urlInvalid" };
     }
-    if (s.type === "dial" && !/^\+\d{4,15}$/.test(value))
-      out[`rcsSuggestions.${i}.value`] = { key: "rcs.phoneInvalid" };
+    if (s.type === "dial" && !/^\+\d{4,15}$/.test(value)) out[`${field}.${i}.value`] = { key: "rcs.phoneInvalid" };
     if (s.type === "reply" && value.length > 2048) {
-      out[`rcsSuggestions.${i}.value`] = { key: "common.tooLong", params: { max: 2048 } };
+      out[`${field}.${i}.value`] = { key: "common.tooLong", params: { max: 2048 } };
     }
   });
 }
+
+/**
+ * A card's content (RBM CardContent) and its problems under `prefix` + field name: the standalone card's fields
+ * are rcsTitle, rcsDescription, rcsMediaUrl and rcsSuggestions; a carousel's cards rcsCards.N.title and so on.
+ */
+function cardOf(card: CardDraft, names: Record<keyof CardDraft, string>, out: ContentProblems) {
+  const title = card.title.trim();
+  const description = card.description.trim();
+  const mediaUrl = card.mediaUrl.trim();
+  if (title === "") out[names.title] = { key: "rcs.titleRequired" };
+  else if (title.length > RCS_TITLE_MAX) out[names.title] = { key: "common.tooLong", params: { max: RCS_TITLE_MAX } };
+  if (description.length > RCS_DESCRIPTION_MAX) {
+    out[names.description] = { key: "common.tooLong", params: { max: RCS_DESCRIPTION_MAX } };
+  }
+  if (mediaUrl !== "" && !isHttpUrl(mediaUrl, ["https:"])) out[names.mediaUrl] = { key: "rcs.mediaInvalid" };
+  suggestionProblems(card.suggestions, RCS_CARD_SUGGESTIONS_MAX, out, names.suggestions);
+  return {
+    title,
+    ...(description === "" ? {} : { description }),
+    ...(mediaUrl === "" ? {} : { mediaUrl }),
+    suggestions: card.suggestions.map(suggestionOf),
+  };
+}
+
+export const carouselCardField = (index: number, field: keyof CardDraft) => `rcsCards.${index}.${field}`;
 
 function isHttpUrl(value: string, protocols: readonly string[]): boolean {
   if (value.length > 2048) return false;
@@ -284,29 +337,50 @@ export function buildContent(
         problems.rcsText = { key: "common.tooLong", params: { max: RCS_TEXT_MAX } };
       suggestionProblems(d.rcsSuggestions, RCS_TEXT_SUGGESTIONS_MAX, problems);
       body = { type: "text", text: d.rcsText, suggestions: d.rcsSuggestions.map(suggestionOf) };
-    } else {
-      const title = d.rcsTitle.trim();
-      const description = d.rcsDescription.trim();
-      const mediaUrl = d.rcsMediaUrl.trim();
-      if (title === "") problems.rcsTitle = { key: "rcs.titleRequired" };
-      else if (title.length > RCS_TITLE_MAX)
-        problems.rcsTitle = { key: "common.tooLong", params: { max: RCS_TITLE_MAX } };
-      if (description.length > RCS_DESCRIPTION_MAX) {
-        problems.rcsDescription = { key: "common.tooLong", params: { max: RCS_DESCRIPTION_MAX } };
-      }
-      if (mediaUrl !== "" && !isHttpUrl(mediaUrl, ["https:"])) problems.rcsMediaUrl = { key: "rcs.mediaInvalid" };
-      suggestionProblems(d.rcsSuggestions, RCS_CARD_SUGGESTIONS_MAX, problems);
-      body = {
-        type: "card",
-        title,
-        ...(description === "" ? {} : { description }),
-        ...(mediaUrl === "" ? {} : { mediaUrl }),
-        suggestions: d.rcsSuggestions.map(suggestionOf),
+    } else if (d.rcsType === "card") {
+      const card = {
+        title: d.rcsTitle,
+        description: d.rcsDescription,
+        mediaUrl: d.rcsMediaUrl,
+        suggestions: d.rcsSuggestions,
       };
+      const names = {
+        title: "rcsTitle",
+        description: "rcsDescription",
+        mediaUrl: "rcsMediaUrl",
+        suggestions: "rcsSuggestions",
+      };
+      body = { type: "card", ...cardOf(card, names, problems) };
+    } else {
+      if (d.rcsCards.length < RCS_CAROUSEL_MIN_CARDS || d.rcsCards.length > RCS_CAROUSEL_MAX_CARDS) {
+        problems.rcsCards = {
+          key: "rcs.carouselCards",
+          params: { min: RCS_CAROUSEL_MIN_CARDS, max: RCS_CAROUSEL_MAX_CARDS },
+        };
+      }
+      const cards = d.rcsCards.map((card, i) =>
+        cardOf(
+          card,
+          {
+            title: carouselCardField(i, "title"),
+            description: carouselCardField(i, "description"),
+            mediaUrl: carouselCardField(i, "mediaUrl"),
+            suggestions: carouselCardField(i, "suggestions"),
+          },
+          problems,
+        ),
+      );
+      suggestionProblems(d.rcsSuggestions, RCS_TEXT_SUGGESTIONS_MAX, problems);
+      body = { type: "carousel", cards, suggestions: d.rcsSuggestions.map(suggestionOf) };
     }
     const fallback = smsProblem(d.rcsFallback, "fallback");
     if (fallback) problems.rcsFallback = fallback;
-    candidate = { product, body, ...(d.rcsFallback === "" ? {} : { fallbackText: d.rcsFallback }) };
+    candidate = {
+      product,
+      body,
+      ...(d.rcsFallback === "" ? {} : { fallbackText: d.rcsFallback }),
+      ...(d.rcsFallback !== "" && d.rcsFallbackAfter > 0 ? { fallbackAfterSeconds: d.rcsFallbackAfter } : {}),
+    };
   }
   if (Object.keys(problems).length > 0) return { content: null, problems };
   const parsed = batchContent.safeParse(candidate);

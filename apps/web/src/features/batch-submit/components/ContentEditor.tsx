@@ -1,13 +1,17 @@
-import { RCS_TEXT_MAX, WS_TEXT_MAX } from "@switchboard/contracts";
+import { RCS_CAROUSEL_MAX_CARDS, RCS_CAROUSEL_MIN_CARDS, RCS_TEXT_MAX, WS_TEXT_MAX } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
-import { Button, Col, Input, Row, Segmented, Select, Space, Typography } from "antd";
-import { useId } from "react";
+import { Button, Col, Input, Row, Segmented, Select, Space, Tabs, Typography } from "antd";
+import { useId, useState } from "react";
 import { messages } from "../messages";
 import {
+  type CardDraft,
   type ContentDraft,
   type ContentProblems,
+  carouselCardField,
+  emptyCard,
   RCS_CARD_SUGGESTIONS_MAX,
   RCS_DESCRIPTION_MAX,
+  RCS_FALLBACK_AFTER_CHOICES,
   RCS_SUGGESTION_TEXT_MAX,
   RCS_TEXT_SUGGESTIONS_MAX,
   RCS_TITLE_MAX,
@@ -204,7 +208,20 @@ function WsEditor({ draft, onChange, problems }: ContentEditorProps) {
 function RcsEditor({ draft, onChange, problems }: ContentEditorProps) {
   const t = messages.useT();
   const id = useId();
-  const maxSuggestions = draft.rcsType === "card" ? RCS_CARD_SUGGESTIONS_MAX : RCS_TEXT_SUGGESTIONS_MAX;
+  // The standalone card's fields live in the draft itself; seen here as one card.
+  const card: CardDraft = {
+    title: draft.rcsTitle,
+    description: draft.rcsDescription,
+    mediaUrl: draft.rcsMediaUrl,
+    suggestions: draft.rcsSuggestions,
+  };
+  const setCard = (next: CardDraft) =>
+    onChange({
+      rcsTitle: next.title,
+      rcsDescription: next.description,
+      rcsMediaUrl: next.mediaUrl,
+      rcsSuggestions: next.suggestions,
+    });
   return (
     <Row gutter={16}>
       <Col xs={24} md={15}>
@@ -213,110 +230,272 @@ function RcsEditor({ draft, onChange, problems }: ContentEditorProps) {
             value={draft.rcsType}
             onChange={(v) => onChange({ rcsType: v })}
             options={[
-              { value: "text" as const, label: t("rcs.kindText") },
-              { value: "card" as const, label: t("rcs.kindCard") },
+              { value: "text" as const, label: <span data-testid="task-rcs-kind-text">{t("rcs.kindText")}</span> },
+              { value: "card" as const, label: <span data-testid="task-rcs-kind-card">{t("rcs.kindCard")}</span> },
+              {
+                value: "carousel" as const,
+                label: <span data-testid="task-rcs-kind-carousel">{t("rcs.kindCarousel")}</span>,
+              },
             ]}
           />
         </Field>
-        {draft.rcsType === "text" ? (
-          <Field label={t("content.text")} htmlFor={`${id}-text`} problem={problems.rcsText} required>
-            <Input.TextArea
-              id={`${id}-text`}
-              data-testid="task-rcs-text"
-              value={draft.rcsText}
-              onChange={(e) => onChange({ rcsText: e.target.value })}
-              autoSize={{ minRows: 4, maxRows: 10 }}
-              showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_TEXT_MAX }) }}
-            />
-          </Field>
-        ) : (
+        {draft.rcsType === "text" && (
           <>
-            <Field label={t("rcs.title")} htmlFor={`${id}-title`} problem={problems.rcsTitle} required>
-              <Input
-                id={`${id}-title`}
-                data-testid="task-rcs-title"
-                value={draft.rcsTitle}
-                onChange={(e) => onChange({ rcsTitle: e.target.value })}
-                showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_TITLE_MAX }) }}
-              />
-            </Field>
-            <Field label={t("rcs.description")} htmlFor={`${id}-desc`} problem={problems.rcsDescription}>
+            <Field label={t("content.text")} htmlFor={`${id}-text`} problem={problems.rcsText} required>
               <Input.TextArea
-                id={`${id}-desc`}
-                value={draft.rcsDescription}
-                onChange={(e) => onChange({ rcsDescription: e.target.value })}
-                autoSize={{ minRows: 2, maxRows: 6 }}
-                showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_DESCRIPTION_MAX }) }}
+                id={`${id}-text`}
+                data-testid="task-rcs-text"
+                value={draft.rcsText}
+                onChange={(e) => onChange({ rcsText: e.target.value })}
+                autoSize={{ minRows: 4, maxRows: 10 }}
+                showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_TEXT_MAX }) }}
               />
             </Field>
-            <Field label={t("rcs.media")} htmlFor={`${id}-media`} problem={problems.rcsMediaUrl}>
-              <Input
-                id={`${id}-media`}
-                type="url"
-                value={draft.rcsMediaUrl}
-                onChange={(e) => onChange({ rcsMediaUrl: e.target.value })}
-                placeholder="https://"
-              />
-            </Field>
+            <SuggestionList
+              label={t("rcs.suggestions", { max: RCS_TEXT_SUGGESTIONS_MAX })}
+              list={draft.rcsSuggestions}
+              max={RCS_TEXT_SUGGESTIONS_MAX}
+              field="rcsSuggestions"
+              problems={problems}
+              onChange={(rcsSuggestions) => onChange({ rcsSuggestions })}
+            />
           </>
         )}
-        <Field label={t("rcs.suggestions", { max: maxSuggestions })} problem={problems.rcsSuggestions}>
-          <Space orientation="vertical" style={{ width: "100%" }}>
-            {draft.rcsSuggestions.map((s, i) => (
-              <SuggestionRow
-                // biome-ignore lint/suspicious/noArrayIndexKey: a suggestion is identified by its position
-                key={i}
-                index={i}
-                value={s}
-                problems={problems}
-                onChange={(next) =>
-                  onChange({ rcsSuggestions: draft.rcsSuggestions.map((x, j) => (j === i ? next : x)) })
-                }
-                onRemove={() => onChange({ rcsSuggestions: draft.rcsSuggestions.filter((_, j) => j !== i) })}
-              />
-            ))}
-            <Button
-              onClick={() =>
-                onChange({ rcsSuggestions: [...draft.rcsSuggestions, { type: "reply", text: "", value: "" }] })
-              }
-              disabled={draft.rcsSuggestions.length >= maxSuggestions}
-            >
-              {t("common.add")}
-            </Button>
-          </Space>
-        </Field>
+        {draft.rcsType === "card" && (
+          <CardFields
+            card={card}
+            onChange={setCard}
+            problems={problems}
+            names={{
+              title: "rcsTitle",
+              description: "rcsDescription",
+              mediaUrl: "rcsMediaUrl",
+              suggestions: "rcsSuggestions",
+            }}
+            testId="task-rcs"
+          />
+        )}
+        {draft.rcsType === "carousel" && <CarouselFields draft={draft} onChange={onChange} problems={problems} />}
         <Field label={t("rcs.fallback")} htmlFor={`${id}-fallback`} problem={problems.rcsFallback}>
           <Input.TextArea
             id={`${id}-fallback`}
+            data-testid="task-rcs-fallback"
             value={draft.rcsFallback}
             onChange={(e) => onChange({ rcsFallback: e.target.value })}
             autoSize={{ minRows: 2, maxRows: 6 }}
           />
         </Field>
         {draft.rcsFallback !== "" && (
-          <div style={{ marginTop: -8, marginBottom: 16 }}>
-            <SmsCounter text={draft.rcsFallback} />
-          </div>
+          <>
+            <div style={{ marginTop: -8, marginBottom: 16 }}>
+              <SmsCounter text={draft.rcsFallback} testId="task-fallback-segments" />
+            </div>
+            <Field label={t("rcs.fallbackAfter")} htmlFor={`${id}-fallback-after`}>
+              <Select<number>
+                id={`${id}-fallback-after`}
+                data-testid="task-rcs-fallback-after"
+                value={draft.rcsFallbackAfter}
+                onChange={(rcsFallbackAfter) => onChange({ rcsFallbackAfter })}
+                style={{ maxWidth: 320 }}
+                options={RCS_FALLBACK_AFTER_CHOICES.map((seconds) => ({
+                  value: seconds,
+                  label:
+                    seconds === 0
+                      ? t("rcs.fallbackAfter.0")
+                      : seconds < 3600
+                        ? t("rcs.fallbackAfter.minutes", { n: seconds / 60 })
+                        : t("rcs.fallbackAfter.hours", { n: seconds / 3600 }),
+                }))}
+              />
+            </Field>
+          </>
         )}
       </Col>
       <Col xs={24} md={9}>
-        <RcsPreview draft={draft} />
+        <div style={{ position: "sticky", top: 16 }}>
+          <RcsPreview draft={draft} />
+        </div>
       </Col>
     </Row>
   );
 }
 
+/** A card's title, description, media link and buttons; `names` are its fields' problem names. */
+function CardFields(props: {
+  card: CardDraft;
+  onChange: (next: CardDraft) => void;
+  problems: ContentProblems;
+  names: Record<keyof CardDraft, string>;
+  testId: string;
+}) {
+  const { card, names, problems, testId } = props;
+  const t = messages.useT();
+  const id = useId();
+  const set = (patch: Partial<CardDraft>) => props.onChange({ ...card, ...patch });
+  return (
+    <>
+      <Field label={t("rcs.title")} htmlFor={`${id}-title`} problem={problems[names.title]} required>
+        <Input
+          id={`${id}-title`}
+          data-testid={`${testId}-title`}
+          value={card.title}
+          onChange={(e) => set({ title: e.target.value })}
+          showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_TITLE_MAX }) }}
+        />
+      </Field>
+      <Field label={t("rcs.description")} htmlFor={`${id}-desc`} problem={problems[names.description]}>
+        <Input.TextArea
+          id={`${id}-desc`}
+          data-testid={`${testId}-description`}
+          value={card.description}
+          onChange={(e) => set({ description: e.target.value })}
+          autoSize={{ minRows: 2, maxRows: 6 }}
+          showCount={{ formatter: ({ count }) => t("common.count", { count, max: RCS_DESCRIPTION_MAX }) }}
+        />
+      </Field>
+      <Field label={t("rcs.media")} htmlFor={`${id}-media`} problem={problems[names.mediaUrl]}>
+        <Input
+          id={`${id}-media`}
+          data-testid={`${testId}-media`}
+          type="url"
+          value={card.mediaUrl}
+          onChange={(e) => set({ mediaUrl: e.target.value })}
+          placeholder="https://"
+        />
+      </Field>
+      <SuggestionList
+        label={t("rcs.cardSuggestions", { max: RCS_CARD_SUGGESTIONS_MAX })}
+        list={card.suggestions}
+        max={RCS_CARD_SUGGESTIONS_MAX}
+        field={names.suggestions}
+        problems={problems}
+        onChange={(suggestions) => set({ suggestions })}
+      />
+    </>
+  );
+}
+
+/** A carousel: 2 to 10 cards in tabs (add, remove), then the chip list under them. */
+function CarouselFields({ draft, onChange, problems }: Omit<ContentEditorProps, "product">) {
+  const t = messages.useT();
+  const [active, setActive] = useState("0");
+  const cards = draft.rcsCards;
+  const setCards = (rcsCards: CardDraft[]) => onChange({ rcsCards });
+  const cardHasProblem = (i: number) => Object.keys(problems).some((k) => k.startsWith(`rcsCards.${i}.`));
+  return (
+    <>
+      <Field problem={problems.rcsCards}>
+        <Tabs
+          type="editable-card"
+          size="small"
+          activeKey={active}
+          onChange={setActive}
+          hideAdd
+          tabBarExtraContent={
+            <Button
+              size="small"
+              onClick={() => {
+                setCards([...cards, emptyCard()]);
+                setActive(String(cards.length));
+              }}
+              disabled={cards.length >= RCS_CAROUSEL_MAX_CARDS}
+              data-testid="task-rcs-add-card"
+            >
+              + {t("rcs.addCard")}
+            </Button>
+          }
+          onEdit={(key, action) => {
+            if (action !== "remove" || cards.length <= RCS_CAROUSEL_MIN_CARDS) return;
+            const index = Number(key);
+            setCards(cards.filter((_, j) => j !== index));
+            setActive(String(Math.max(0, Math.min(Number(active), cards.length - 2))));
+          }}
+          items={cards.map((card, i) => ({
+            key: String(i),
+            closable: cards.length > RCS_CAROUSEL_MIN_CARDS,
+            label: (
+              <Typography.Text type={cardHasProblem(i) ? "danger" : undefined} data-testid={`task-rcs-card-tab-${i}`}>
+                {t("rcs.card", { n: i + 1 })}
+              </Typography.Text>
+            ),
+            children: (
+              <CardFields
+                card={card}
+                onChange={(next) => setCards(cards.map((c, j) => (j === i ? next : c)))}
+                problems={problems}
+                names={{
+                  title: carouselCardField(i, "title"),
+                  description: carouselCardField(i, "description"),
+                  mediaUrl: carouselCardField(i, "mediaUrl"),
+                  suggestions: carouselCardField(i, "suggestions"),
+                }}
+                testId={`task-rcs-card-${i}`}
+              />
+            ),
+          }))}
+        />
+      </Field>
+      <SuggestionList
+        label={t("rcs.chips", { max: RCS_TEXT_SUGGESTIONS_MAX })}
+        list={draft.rcsSuggestions}
+        max={RCS_TEXT_SUGGESTIONS_MAX}
+        field="rcsSuggestions"
+        problems={problems}
+        onChange={(rcsSuggestions) => onChange({ rcsSuggestions })}
+      />
+    </>
+  );
+}
+
+/** Suggested replies and actions (the spec's action fields): reply, open a URL, dial a number. */
+function SuggestionList(props: {
+  label: string;
+  list: SuggestionDraft[];
+  max: number;
+  /** The list's problem name (rcsSuggestions, rcsCards.0.suggestions). */
+  field: string;
+  problems: ContentProblems;
+  onChange: (next: SuggestionDraft[]) => void;
+}) {
+  const t = messages.useT();
+  const { list, max, field, problems } = props;
+  return (
+    <Field label={props.label} problem={problems[field]}>
+      <Space orientation="vertical" style={{ width: "100%" }}>
+        {list.map((s, i) => (
+          <SuggestionRow
+            // biome-ignore lint/suspicious/noArrayIndexKey: a suggestion is identified by its position
+            key={i}
+            field={`${field}.${i}`}
+            value={s}
+            problems={problems}
+            onChange={(next) => props.onChange(list.map((x, j) => (j === i ? next : x)))}
+            onRemove={() => props.onChange(list.filter((_, j) => j !== i))}
+          />
+        ))}
+        <Button
+          onClick={() => props.onChange([...list, { type: "reply", text: "", value: "" }])}
+          disabled={list.length >= max}
+        >
+          {t("common.add")}
+        </Button>
+      </Space>
+    </Field>
+  );
+}
+
 function SuggestionRow(props: {
-  index: number;
+  /** Its problems' name: rcsSuggestions.0, rcsCards.1.suggestions.0... */
+  field: string;
   value: SuggestionDraft;
   problems: ContentProblems;
   onChange: (next: SuggestionDraft) => void;
   onRemove: () => void;
 }) {
   const t = messages.useT();
-  const { index, value, problems } = props;
-  const textProblem = problems[`rcsSuggestions.${index}.text`];
-  const valueProblem = problems[`rcsSuggestions.${index}.value`];
+  const { field, value, problems } = props;
+  const textProblem = problems[`${field}.text`];
+  const valueProblem = problems[`${field}.value`];
   const shown = textProblem ?? valueProblem;
   return (
     <div>

@@ -1,3 +1,4 @@
+import { InboxOutlined } from "@ant-design/icons";
 import {
   BATCH_FILE_MAX_BYTES,
   BATCH_FILE_MAX_NUMBERS,
@@ -22,9 +23,10 @@ import {
   Radio,
   Segmented,
   Typography,
+  Upload,
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
-import { type ChangeEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
 import { isApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
 import { formatNumber } from "../../../lib/format";
@@ -240,8 +242,8 @@ export function DirectTaskForm(props: {
     });
   };
 
-  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
-    setFile(e.target.files?.[0] ?? null);
+  const onFile = (chosen: File) => {
+    setFile(chosen);
     setUpload(null);
   };
 
@@ -343,14 +345,24 @@ export function DirectTaskForm(props: {
             count: formatNumber(BATCH_FILE_MAX_NUMBERS),
           })}
         >
-          <input
+          {/* antd's drop zone: chosen files stay here (LIST_IGNORE); the check or the submit uploads them. */}
+          <Upload.Dragger
             id={`${id}-file`}
             data-testid="task-file-input"
-            type="file"
             accept={FILE_EXTENSIONS.map((e) => `.${e}`).join(",")}
-            onChange={onFile}
+            multiple={false}
+            showUploadList={false}
             disabled={busy}
-          />
+            beforeUpload={(chosen) => {
+              onFile(chosen);
+              return Upload.LIST_IGNORE;
+            }}
+          >
+            <p className="ant-upload-drag-icon">
+              <InboxOutlined />
+            </p>
+            <p className="ant-upload-text">{t("file.drop")}</p>
+          </Upload.Dragger>
           {file && (
             <div>
               <Typography.Text type="secondary">
