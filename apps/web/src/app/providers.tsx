@@ -14,6 +14,9 @@ function AntdProviders({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={lang === "zh" ? zhCN : enUS}
       theme={{ token: { colorPrimary: "#1f6feb", motion: !reducedMotion } }}
+      // Every table is as wide as its content and scrolls inside its card: a fixed (actions) column then never
+      // covers another, and a narrow screen scrolls the table, not the page. A table may still set its own.
+      table={{ scroll: { x: "max-content" } }}
     >
       <WebsiteConfigEffects />
       {children}

@@ -1,5 +1,6 @@
 import { Card, Typography } from "antd";
 import type { ReactNode } from "react";
+import { useNarrowScreen } from "../hooks/use-narrow-screen";
 import { useT } from "../lib/i18n";
 import { useCurrentRoute } from "../routes/route-context";
 
@@ -10,11 +11,22 @@ import { useCurrentRoute } from "../routes/route-context";
 export function PageContainer({ children, extra }: { children: ReactNode; extra?: ReactNode }) {
   const t = useT();
   const route = useCurrentRoute();
+  const narrow = useNarrowScreen();
   const trail = route.chain.slice(1, -1).map((node) => t(node.label));
   return (
     <section aria-labelledby="page-title">
-      <header style={{ marginBottom: 16, display: "flex", alignItems: "flex-end", justifyContent: "space-between" }}>
-        <div>
+      {/* The title keeps its width and wraps by words; the page's actions go below it when they do not fit. */}
+      <header
+        style={{
+          marginBottom: 16,
+          display: "flex",
+          flexWrap: "wrap",
+          alignItems: "flex-end",
+          justifyContent: "space-between",
+          gap: 12,
+        }}
+      >
+        <div style={{ flex: "1 1 12em", minWidth: 0 }}>
           {trail.length > 0 && <Typography.Text type="secondary">{trail.join(" / ")}</Typography.Text>}
           <Typography.Title id="page-title" level={3} style={{ margin: 0 }}>
             {t(route.node.label)}
@@ -22,7 +34,7 @@ export function PageContainer({ children, extra }: { children: ReactNode; extra?
         </div>
         {extra}
       </header>
-      <Card>{children}</Card>
+      <Card styles={narrow ? { body: { padding: 12 } } : undefined}>{children}</Card>
     </section>
   );
 }

@@ -8,8 +8,11 @@ import { useLogout } from "../features/auth/hooks/use-logout";
 import { useT } from "../lib/i18n";
 import { UserType } from "../lib/user-type";
 
-/** Header end: language switch, who is logged in, logout. */
-export function UserActions({ dark = false }: { dark?: boolean }) {
+/**
+ * Header end: language switch, who is logged in, logout. `compact` (a phone's header): the user's name and the
+ * logout text give way to their icons (the name stays in the accessible label and the tooltip).
+ */
+export function UserActions({ dark = false, compact = false }: { dark?: boolean; compact?: boolean }) {
   const t = useT();
   const { user } = useSession();
   const logout = useLogout();
@@ -17,9 +20,10 @@ export function UserActions({ dark = false }: { dark?: boolean }) {
   const { pathname } = useLocation();
   // Customers of the full app reach their developer settings here (the RCS portal has them in its menu).
   const inCustomerApp = user.type === UserType.USER && pathname.startsWith("/app/");
+  const name = user.nickname || user.user;
 
   return (
-    <Space size="middle" wrap={false}>
+    <Space size={compact ? "small" : "middle"} wrap={false}>
       <LanguageSwitch />
       {inCustomerApp ? (
         <Dropdown
@@ -38,29 +42,37 @@ export function UserActions({ dark = false }: { dark?: boolean }) {
             ],
           }}
         >
-          <Button type="text" aria-label={t("common.userMenu")} data-testid="user-menu">
-            <UserOutlined /> {user.nickname || user.user} <DownOutlined />
+          <Button
+            type="text"
+            aria-label={t("common.userMenu")}
+            title={compact ? name : undefined}
+            data-testid="user-menu"
+          >
+            <UserOutlined /> {!compact && name} <DownOutlined />
           </Button>
         </Dropdown>
       ) : (
         <Typography.Text
           aria-label={t("common.userMenu")}
+          title={compact ? name : undefined}
           style={dark ? { color: "rgba(255,255,255,0.85)" } : undefined}
         >
-          <UserOutlined /> {user.nickname || user.user}
+          <UserOutlined /> {!compact && name}
         </Typography.Text>
       )}
       <Button
         data-testid="logout"
         type={dark ? "primary" : "default"}
         icon={<LogoutOutlined />}
+        aria-label={compact ? t("common.logout") : undefined}
+        title={compact ? t("common.logout") : undefined}
         loading={loggingOut}
         onClick={async () => {
           setLoggingOut(true);
           await logout();
         }}
       >
-        {t("common.logout")}
+        {!compact && t("common.logout")}
       </Button>
     </Space>
   );

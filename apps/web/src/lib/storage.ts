@@ -1,7 +1,8 @@
 /**
  * The one place that reads and writes local storage (spec section 9): token, user type, tenant id,
- * agent id, language and the international flag, and a super admin's working tenant (the tenant the back
- * office acts in, chosen in the top bar; the super admin's own tenant id is always empty).
+ * agent id, language and the international flag, a super admin's working tenant (the tenant the back
+ * office acts in, chosen in the top bar; the super admin's own tenant id is always empty), and the columns a
+ * user hid in a list.
  */
 import { toUserType, type UserType } from "./user-type";
 
@@ -16,6 +17,8 @@ const KEY = {
   workingTenantId: "switchboard.workingTenantId",
   lang: "switchboard.lang",
   international: "switchboard.international",
+  /** Followed by the list's name: the keys of the columns hidden there (JSON array). */
+  hiddenColumns: "switchboard.hiddenColumns.",
 } as const;
 
 export interface SessionIdentity {
@@ -59,6 +62,21 @@ export const storage = {
   },
   setInternational(on: boolean): void {
     write(KEY.international, on ? "1" : "0");
+  },
+
+  /** The keys of the columns the user hid in a list (none when nothing was chosen or the value is unreadable). */
+  getHiddenColumns(list: string): string[] {
+    const value = read(KEY.hiddenColumns + list);
+    if (!value) return [];
+    try {
+      const keys: unknown = JSON.parse(value);
+      return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string") : [];
+    } catch {
+      return [];
+    }
+  },
+  setHiddenColumns(list: string, keys: readonly string[]): void {
+    write(KEY.hiddenColumns + list, keys.length > 0 ? JSON.stringify(keys) : null);
   },
 
   /** Stores a fresh login. */

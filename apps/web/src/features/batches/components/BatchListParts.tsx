@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Button, DatePicker, Flex, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
 import dayjs from "dayjs";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { useColumnChoice } from "../../../components/ColumnChooser";
 import { LoadError } from "../../../components/LoadError";
 import type { UrlFilters } from "../../../hooks/use-url-filters";
 import { formatMoney, formatNumber } from "../../../lib/format";
@@ -173,9 +174,6 @@ export function BatchTable({
   actions: (batch: BatchRow) => ReactNode;
 }) {
   const t = messages.useT();
-  if (query.isError && !query.data) {
-    return <LoadError error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />;
-  }
   const columns: TableColumnsType<BatchRow> = [
     {
       title: t("col.id"),
@@ -227,23 +225,33 @@ export function BatchTable({
     { title: t("col.createdAt"), dataIndex: "createdAt", key: "createdAt", render: (v: string) => formatTime(v) },
     { title: t("col.actions"), key: "actions", fixed: "right", render: (_: unknown, row) => actions(row) },
   ];
+  // the user's choice of columns, one for the customer's lists and one for the back office's
+  const choice = useColumnChoice(staff ? "batches-staff" : "batches", columns);
+  if (query.isError && !query.data) {
+    return <LoadError error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />;
+  }
   return (
-    <Table<BatchRow>
-      rowKey="id"
-      columns={columns}
-      dataSource={query.data?.list ?? []}
-      loading={query.isLoading}
-      scroll={{ x: "max-content" }}
-      locale={{ emptyText: t("list.empty") }}
-      data-testid="batch-table"
-      pagination={{
-        current: url.page,
-        pageSize: url.pageSize,
-        total: query.data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: (total) => t("list.total", { total }),
-        onChange: (page, size) => url.setPage(size !== url.pageSize ? 1 : page, size),
-      }}
-    />
+    <>
+      <Flex justify="flex-end" style={{ marginBottom: 8 }}>
+        {choice.chooser}
+      </Flex>
+      <Table<BatchRow>
+        rowKey="id"
+        columns={choice.columns}
+        dataSource={query.data?.list ?? []}
+        loading={query.isLoading}
+        scroll={{ x: "max-content" }}
+        locale={{ emptyText: t("list.empty") }}
+        data-testid="batch-table"
+        pagination={{
+          current: url.page,
+          pageSize: url.pageSize,
+          total: query.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t("list.total", { total }),
+          onChange: (page, size) => url.setPage(size !== url.pageSize ? 1 : page, size),
+        }}
+      />
+    </>
   );
 }

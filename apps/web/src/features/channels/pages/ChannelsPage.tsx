@@ -1,8 +1,23 @@
+import { DownOutlined } from "@ant-design/icons";
 import type { ChannelItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tabs, Tag } from "antd";
+import {
+  App,
+  Button,
+  Dropdown,
+  Empty,
+  Input,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tabs,
+  Tag,
+} from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { useColumnChoice } from "../../../components/ColumnChooser";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
@@ -43,6 +58,105 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
 
   const scope = (c: ChannelItem) =>
     c.countryScope === 1 ? t("scope.1") : t(`scope.${c.countryScope}` as "scope.2", { count: c.countryCodes.length });
+
+  const columns: TableColumnsType<ChannelItem> = [
+    { title: t("col.name"), dataIndex: "name" },
+    { title: t("col.kind"), dataIndex: "kind", render: (k: string) => t(`kind.${k}` as "kind.smpp") },
+    {
+      title: t("col.product"),
+      dataIndex: "productCode",
+      render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
+    },
+    { title: t("col.throughput"), dataIndex: "throughput", align: "right" },
+    {
+      title: t("col.countries"),
+      key: "countries",
+      render: (_, c) => <span title={c.countryCodes.join(", ")}>{scope(c)}</span>,
+    },
+    {
+      title: t("col.status"),
+      dataIndex: "status",
+      render: (s: number) => (
+        <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
+      ),
+    },
+    {
+      title: t("col.defaultFor"),
+      dataIndex: "defaultFor",
+      render: (list: ChannelItem["defaultFor"]) => (list.length ? list.map((p) => p.name).join(", ") : t("none")),
+    },
+    { title: t("col.routes"), dataIndex: "routeCount", align: "right" },
+    {
+      title: t("col.actions"),
+      key: "actions",
+      fixed: "right",
+      // the frequent actions as links, the rest in "more": the fixed column stays narrow
+      render: (_, c) => (
+        <Space size={0} wrap={false}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setDialog({ kind: "edit", channel: c })}
+            data-testid={`channel-edit-${c.id}`}
+          >
+            {t("action.edit")}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setDialog({ kind: "test", channel: c })}
+            data-testid={`channel-test-${c.id}`}
+          >
+            {t("action.test")}
+          </Button>
+          {c.status === ActiveStatus.NORMAL ? (
+            <Popconfirm
+              title={t("confirm.pause")}
+              okText={t("ok")}
+              cancelText={t("cancel")}
+              onConfirm={() => changeStatus(c, ActiveStatus.PAUSED)}
+            >
+              <Button type="link" size="small" danger data-testid={`channel-pause-${c.id}`}>
+                {t("action.pause")}
+              </Button>
+            </Popconfirm>
+          ) : (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => changeStatus(c, ActiveStatus.NORMAL)}
+              data-testid={`channel-resume-${c.id}`}
+            >
+              {t("action.resume")}
+            </Button>
+          )}
+          <Dropdown
+            trigger={["click"]}
+            menu={{
+              items: [
+                {
+                  key: "default",
+                  label: <span data-testid={`channel-default-${c.id}`}>{t("action.default")}</span>,
+                },
+                { key: "routes", label: t("action.routes") },
+                { key: "transfer", label: t("action.transfer") },
+              ],
+              onClick: ({ key }) => {
+                if (key === "default") setDialog({ kind: "default", channel: c });
+                else if (key === "routes") onRoutes(c);
+                else setDialog({ kind: "transfer", channel: c });
+              },
+            }}
+          >
+            <Button type="link" size="small" data-testid={`channel-more-${c.id}`}>
+              {t("action.more")} <DownOutlined />
+            </Button>
+          </Dropdown>
+        </Space>
+      ),
+    },
+  ];
+  const choice = useColumnChoice("channels", columns);
 
   return (
     <div data-testid="channels-panel">
@@ -97,6 +211,7 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
           </Button>
         </Space>
         <Space>
+          {choice.chooser}
           <Button onClick={() => setDialog({ kind: "transfer" })} data-testid="channel-transfer">
             {t("action.transfer")}
           </Button>
@@ -120,98 +235,8 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
             showSizeChanger: true,
             onChange: setPage,
           }}
-          scroll={{ x: 1200 }}
           onRow={(c) => ({ "data-testid": `channel-row-${c.name}` }) as object}
-          columns={[
-            { title: t("col.name"), dataIndex: "name" },
-            { title: t("col.kind"), dataIndex: "kind", render: (k: string) => t(`kind.${k}` as "kind.smpp") },
-            {
-              title: t("col.product"),
-              dataIndex: "productCode",
-              render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
-            },
-            { title: t("col.throughput"), dataIndex: "throughput", align: "right" },
-            {
-              title: t("col.countries"),
-              key: "countries",
-              render: (_, c) => <span title={c.countryCodes.join(", ")}>{scope(c)}</span>,
-            },
-            {
-              title: t("col.status"),
-              dataIndex: "status",
-              render: (s: number) => (
-                <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
-              ),
-            },
-            {
-              title: t("col.defaultFor"),
-              dataIndex: "defaultFor",
-              render: (list: ChannelItem["defaultFor"]) =>
-                list.length ? list.map((p) => p.name).join(", ") : t("none"),
-            },
-            { title: t("col.routes"), dataIndex: "routeCount", align: "right" },
-            {
-              title: t("col.actions"),
-              key: "actions",
-              fixed: "right",
-              width: 300,
-              render: (_, c) => (
-                <Space size={0} wrap>
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => setDialog({ kind: "edit", channel: c })}
-                    data-testid={`channel-edit-${c.id}`}
-                  >
-                    {t("action.edit")}
-                  </Button>
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => setDialog({ kind: "test", channel: c })}
-                    data-testid={`channel-test-${c.id}`}
-                  >
-                    {t("action.test")}
-                  </Button>
-                  {c.status === ActiveStatus.NORMAL ? (
-                    <Popconfirm
-                      title={t("confirm.pause")}
-                      okText={t("ok")}
-                      cancelText={t("cancel")}
-                      onConfirm={() => changeStatus(c, ActiveStatus.PAUSED)}
-                    >
-                      <Button type="link" size="small" danger data-testid={`channel-pause-${c.id}`}>
-                        {t("action.pause")}
-                      </Button>
-                    </Popconfirm>
-                  ) : (
-                    <Button
-                      type="link"
-                      size="small"
-                      onClick={() => changeStatus(c, ActiveStatus.NORMAL)}
-                      data-testid={`channel-resume-${c.id}`}
-                    >
-                      {t("action.resume")}
-                    </Button>
-                  )}
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => setDialog({ kind: "default", channel: c })}
-                    data-testid={`channel-default-${c.id}`}
-                  >
-                    {t("action.default")}
-                  </Button>
-                  <Button type="link" size="small" onClick={() => onRoutes(c)}>
-                    {t("action.routes")}
-                  </Button>
-                  <Button type="link" size="small" onClick={() => setDialog({ kind: "transfer", channel: c })}>
-                    {t("action.transfer")}
-                  </Button>
-                </Space>
-              ),
-            },
-          ]}
+          columns={choice.columns}
         />
       )}
       {dialog?.kind === "create" && <ChannelFormModal onClose={() => setDialog(null)} />}

@@ -1,7 +1,8 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { Alert, Button, DatePicker, Form, Result, Space, Table, type TableColumnsType, Typography } from "antd";
+import { Alert, Button, DatePicker, Flex, Form, Result, Space, Table, type TableColumnsType, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import type { ReactNode } from "react";
+import { useColumnChoice } from "../../../components/ColumnChooser";
 import type { FilterValues, UrlFilters } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
@@ -22,6 +23,8 @@ interface ListViewProps<T> {
   /** Empty-state text (default: antd's). */
   emptyText?: ReactNode;
   scrollX?: number;
+  /** A wide list: the user chooses its visible columns, kept under this name (fixed columns always show). */
+  columnChoice?: string;
 }
 
 /**
@@ -36,8 +39,10 @@ export function ListView<T extends object>({
   testId,
   emptyText,
   scrollX,
+  columnChoice,
 }: ListViewProps<T>) {
   const t = messages.useT();
+  const choice = useColumnChoice(columnChoice ?? testId, columns);
   if (query.isError && !query.data) {
     return (
       <Result
@@ -57,17 +62,24 @@ export function ListView<T extends object>({
   return (
     <Space orientation="vertical" style={{ width: "100%" }} size="middle">
       {query.isError && <Alert type="warning" showIcon title={errorText(query.error, t.shell)} />}
-      {data && (
-        <Typography.Text type="secondary" data-testid={`${testId}-totals`}>
-          {data.totalAmount === undefined
-            ? t("common.total", { total: data.total })
-            : t("common.totals", { total: data.total, amount: formatMoney(data.totalAmount) })}
-        </Typography.Text>
+      {(data || columnChoice) && (
+        <Flex justify="space-between" align="center" gap={8} wrap>
+          {data ? (
+            <Typography.Text type="secondary" data-testid={`${testId}-totals`}>
+              {data.totalAmount === undefined
+                ? t("common.total", { total: data.total })
+                : t("common.totals", { total: data.total, amount: formatMoney(data.totalAmount) })}
+            </Typography.Text>
+          ) : (
+            <span />
+          )}
+          {columnChoice && choice.chooser}
+        </Flex>
       )}
       <Table<T>
         data-testid={testId}
         rowKey={rowKey}
-        columns={columns}
+        columns={columnChoice ? choice.columns : columns}
         dataSource={data?.list ?? []}
         loading={query.isFetching}
         scroll={{ x: scrollX ?? "max-content" }}

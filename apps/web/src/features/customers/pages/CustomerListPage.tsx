@@ -188,6 +188,7 @@ export default function CustomerListPage() {
         query={query}
         filters={filters}
         testId="customer-table"
+        columnChoice="customers"
         rowKey={(r) => r.id}
         emptyText={
           Object.keys(filters.filters).length > 0 ? (

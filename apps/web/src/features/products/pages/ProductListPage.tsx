@@ -97,7 +97,6 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
             showSizeChanger: true,
             onChange: setPage,
           }}
-          scroll={{ x: 1000 }}
           columns={[
             { title: t("col.name"), dataIndex: "name" },
             {
