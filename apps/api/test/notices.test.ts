@@ -80,8 +80,8 @@ describe("admins manage the notices of their tenant", () => {
     expect(ids).toContain(a.id);
     expect(ids).toContain(b.id);
     expect(ids).not.toContain(foreign.id);
-    // Drafts first.
-    expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));
+    // What customers see first, then the drafts.
+    expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
 
     const drafts = await get<NoticeManageList>(t, "/notice/manage/list", w.admin.token, {
       query: { status: "2", keyword: "LIST" },
@@ -91,6 +91,32 @@ describe("admins manage the notices of their tenant", () => {
 
     const badStatus = await get(t, "/notice/manage/list", w.admin.token, { query: { status: "7" } });
     expect(badStatus.status).toBe(400);
+  });
+
+  it("puts a notice just published on page 1 however many drafts wait: published by date, then drafts by edit", async () => {
+    const own = await makeWorld(t);
+    const page = async (n: number) => {
+      const res = await get<NoticeManageList>(t, "/notice/manage/list", own.admin.token, {
+        query: { page: String(n), pageSize: "3" },
+      });
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+    const older = await create(own.admin, { title: "Published first", content: "x", publish: true });
+    const drafts: NoticeRow[] = [];
+    for (let i = 1; i <= 4; i++) drafts.push(await create(own.admin, { title: `Draft ${i}`, content: "x" }));
+    const first = await page(1);
+    expect(first.total).toBe(5);
+    expect(first.list.map((n) => n.title)).toEqual(["Published first", "Draft 4", "Draft 3"]);
+    expect((await page(2)).list.map((n) => n.title)).toEqual(["Draft 2", "Draft 1"]);
+
+    // The oldest draft, published now, comes first; the draft edited last leads the drafts.
+    const published = await post<NoticeRow>(t, "/notice/publish", own.admin.token, { id: drafts[0]!.id });
+    expect(published.body.code).toBe(0);
+    await post(t, "/notice/edit", own.admin.token, { id: drafts[1]!.id, title: "Draft 2 edited", content: "y" });
+    expect((await page(1)).list.map((n) => n.title)).toEqual(["Draft 1", "Published first", "Draft 2 edited"]);
+    expect((await page(2)).list.map((n) => n.title)).toEqual(["Draft 4", "Draft 3"]);
+    expect(older.status).toBe(1);
   });
 
   it("answers another tenant's notice like a missing one on every write", async () => {

@@ -58,6 +58,17 @@ const newestFirst: Prisma.NoticeOrderByWithRelationInput[] = [
   { id: "desc" },
 ];
 
+/**
+ * The admins' list: what customers see first (published, newest publication first), then the drafts (last
+ * edited first). A notice just published is on page 1, however many drafts wait; the id keeps pages stable.
+ */
+const publishedThenDrafts: Prisma.NoticeOrderByWithRelationInput[] = [
+  { status: "asc" },
+  { publishedAt: { sort: "desc", nulls: "last" } },
+  { updatedAt: "desc" },
+  { id: "desc" },
+];
+
 export async function listPublished(prisma: PrismaClient, p: Principal, q: NoticeListQuery): Promise<NoticeList> {
   const where: Prisma.NoticeWhereInput = { AND: [readableWhere(p), titleContains(q.keyword)] };
   const [rows, total] = await Promise.all([
@@ -101,8 +112,7 @@ export async function listManaged(
   const [rows, total] = await Promise.all([
     prisma.notice.findMany({
       where,
-      // Drafts (no publication date) first: they are what an admin is working on.
-      orderBy: [{ publishedAt: { sort: "desc", nulls: "first" } }, { id: "desc" }],
+      orderBy: publishedThenDrafts,
       skip: (q.page - 1) * q.pageSize,
       take: q.pageSize,
     }),

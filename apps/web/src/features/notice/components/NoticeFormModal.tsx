@@ -18,10 +18,13 @@ export function NoticeFormModal({
   open,
   editing,
   onClose,
+  onSaved,
 }: {
   open: boolean;
   editing: NoticeRow | null;
   onClose: () => void;
+  /** The notice as saved (e.g. published at once: the list shows it on page 1). */
+  onSaved?: (row: NoticeRow) => void;
 }) {
   const t = messages.useT();
   const { message } = App.useApp();
@@ -37,8 +40,9 @@ export function NoticeFormModal({
 
   const onFinish = (values: FormValues) => {
     const done = {
-      onSuccess: () => {
+      onSuccess: (row: NoticeRow) => {
         void message.success(t(values.publish ? "manage.published" : "manage.saved"));
+        onSaved?.(row);
         onClose();
       },
       onError: showError,

@@ -29,8 +29,16 @@ export default function NoticeManagePage() {
   const [form, setForm] = useState<{ open: boolean; editing: NoticeRow | null }>({ open: false, editing: null });
 
   type Mutate = (id: number, opts: { onSuccess: () => void; onError: (error: Error) => void }) => void;
-  const act = (mutate: Mutate, id: number, done: string) =>
-    mutate(id, { onSuccess: () => void message.success(done), onError: showError });
+  const act = (mutate: Mutate, id: number, done: string, then?: () => void) =>
+    mutate(id, {
+      onSuccess: () => {
+        void message.success(done);
+        then?.();
+      },
+      onError: showError,
+    });
+  // The list shows published notices first, newest publication first: one just published is on page 1.
+  const toFirstPage = () => setPage(1, pageSize);
 
   const columns: TableProps<NoticeRow>["columns"] = [
     { key: "title", title: t("col.title"), dataIndex: "title", ellipsis: true },
@@ -62,7 +70,7 @@ export default function NoticeManagePage() {
               size="small"
               data-testid={`notice-publish-${row.id}`}
               loading={publish.isPending && publish.variables === row.id}
-              onClick={() => act(publish.mutate, row.id, t("manage.published"))}
+              onClick={() => act(publish.mutate, row.id, t("manage.published"), toFirstPage)}
             >
               {t("manage.publish")}
             </Button>
@@ -155,6 +163,9 @@ export default function NoticeManagePage() {
         open={form.open}
         editing={form.editing}
         onClose={() => setForm({ open: false, editing: null })}
+        onSaved={(row) => {
+          if (row.status === NoticeStatus.PUBLISHED) toFirstPage();
+        }}
       />
     </PageContainer>
   );
