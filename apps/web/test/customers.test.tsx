@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import type { UserInfo } from "../src/features/auth/api/get-user-info";
 import { SessionContext } from "../src/features/auth/context/session-context";
-import { checkAmount } from "../src/features/customers/components/amount";
+import { checkAmount, exceedsBalance } from "../src/features/customers/components/amount";
 import { RechargeModal } from "../src/features/customers/components/RechargeModal";
 import { UserFormModal } from "../src/features/customers/components/UserFormModal";
 import { UserType } from "../src/lib/user-type";
@@ -46,6 +46,17 @@ function renderWithSession(user: UserInfo, element: ReactNode) {
 }
 
 const target = { id: 11, user: "customer" };
+
+describe("exceedsBalance", () => {
+  it("compares the amount typed with the balance exactly, in money units", () => {
+    expect(exceedsBalance("100", "100.0000")).toBe(false);
+    expect(exceedsBalance("100.01", "100.0000")).toBe(true);
+    expect(exceedsBalance("0.01", "0.0099")).toBe(true);
+    expect(exceedsBalance("0.01", "-5.0000")).toBe(true);
+    expect(exceedsBalance("abc", "1.0000")).toBe(false);
+    expect(exceedsBalance("5", undefined)).toBe(false);
+  });
+});
 
 describe("checkAmount", () => {
   it("accepts positive amounts with at most 2 decimals up to 100,000,000", () => {
@@ -112,6 +123,7 @@ describe("recharge modal", () => {
 
   it("shows the agent its balance and the server's refusal when it is short, and stays open", slow, async () => {
     const onClose = vi.fn();
+    // The balance went down since the modal read it: the server's check has the last word.
     const refusal = "代理商余额不足，当前余额 0.00，请先充值";
     mockFetch({
       "/user/info": { body: envelope(me(UserType.AGENT, "3.5000")) },
@@ -120,13 +132,62 @@ describe("recharge modal", () => {
     renderWithSession(me(UserType.AGENT), <RechargeModal action="recharge" open target={target} onClose={onClose} />);
     const hint = await screen.findByTestId("balance-agent-hint");
     await waitFor(() => expect(hint).toHaveTextContent("您的当前余额：3.50"));
-    await userEvent.type(screen.getByTestId("balance-amount"), "12.5");
+    await userEvent.type(screen.getByTestId("balance-amount"), "2.5");
     await userEvent.click(screen.getByTestId("balance-submit"));
     expect(await screen.findByTestId("balance-error")).toHaveTextContent(refusal);
     expect(onClose).not.toHaveBeenCalled();
     // Changing the form clears the stale error.
     await userEvent.type(screen.getByTestId("balance-amount"), "0");
     await waitFor(() => expect(screen.queryByTestId("balance-error")).not.toBeInTheDocument());
+  });
+
+  it.each(["recharge", "gift"] as const)(
+    "refuses an agent's %s above its own balance before sending, and sends one within it",
+    slow,
+    async (action) => {
+      const onClose = vi.fn();
+      const path = action === "gift" ? "/user/gift/send" : "/finance/recharge";
+      const { requests } = mockFetch({
+        "/user/info": { body: envelope(me(UserType.AGENT, "1234.5000")) },
+        [`POST ${path}`]: { body: envelope({ logId: "9", userId: 11, balance: "1234.50", agentBalance: "0.0000" }) },
+      });
+      renderWithSession(me(UserType.AGENT), <RechargeModal action={action} open target={target} onClose={onClose} />);
+      await waitFor(() => expect(screen.getByTestId("balance-agent-hint")).toHaveTextContent("1,234.50"));
+      const amount = screen.getByTestId("balance-amount");
+      await userEvent.type(amount, "1234.51");
+      expect(await screen.findByText("金额超过您的当前余额 1,234.50，请先为自己的账户充值")).toBeInTheDocument();
+      await userEvent.click(screen.getByTestId("balance-submit"));
+      expect(requests.filter((r) => r.url.pathname === path)).toHaveLength(0);
+
+      await userEvent.clear(amount);
+      await userEvent.type(amount, "1234.5");
+      await userEvent.click(screen.getByTestId("balance-submit"));
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      expect(requests.find((r) => r.url.pathname === path)?.body).toMatchObject({ userId: 11, amount: "1234.5" });
+    },
+  );
+
+  it("does not hold an agent's deduct or an admin's recharge to the caller's balance", slow, async () => {
+    mockFetch({ "/user/info": { body: envelope(me(UserType.AGENT, "1.0000")) } });
+    const agent = renderWithSession(
+      me(UserType.AGENT),
+      <RechargeModal action="deduct" open target={target} onClose={() => {}} />,
+    );
+    await userEvent.type(await screen.findByTestId("balance-amount"), "50");
+    await userEvent.type(screen.getByTestId("balance-remark"), "wrong top-up");
+    await userEvent.click(screen.getByTestId("balance-submit"));
+    expect(screen.queryByTestId("balance-agent-hint")).toBeNull();
+    expect(screen.queryByText(/金额超过您的当前余额/)).toBeNull();
+    agent.unmount();
+
+    const { requests } = mockFetch({
+      "/user/info": { body: envelope(me(UserType.ADMIN, "0.0000")) },
+      "POST /finance/recharge": { body: envelope({ logId: "9", userId: 11, balance: "50.00", agentBalance: null }) },
+    });
+    renderWithSession(me(UserType.ADMIN), <RechargeModal action="recharge" open target={target} onClose={() => {}} />);
+    await userEvent.type(await screen.findByTestId("balance-amount"), "50");
+    await userEvent.click(screen.getByTestId("balance-submit"));
+    await waitFor(() => expect(requests.some((r) => r.url.pathname === "/finance/recharge")).toBe(true));
   });
 
   it("asks a deduct for its reason", slow, async () => {

@@ -8,7 +8,7 @@ import { userInfoQueryKey, useUserInfo } from "../../auth/api/get-user-info";
 import { useSession } from "../../auth/context/session-context";
 import { type BalanceAction, changeBalance, customerKeys } from "../api";
 import { messages } from "../messages";
-import { AMOUNT_DECIMALS, AMOUNT_MAX_TEXT, checkAmount } from "./amount";
+import { AMOUNT_DECIMALS, AMOUNT_MAX_TEXT, checkAmount, exceedsBalance } from "./amount";
 import { UserPicker } from "./UserPicker";
 
 export interface RechargeModalProps {
@@ -38,6 +38,8 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
   const queryClient = useQueryClient();
   const { user } = useSession();
   const isAgent = user.type === UserType.AGENT;
+  // What an agent recharges or gives comes out of its own balance (a deduct goes back into it).
+  const fromOwnBalance = isAgent && action !== "deduct";
   const currency = user.currency;
   const me = useUserInfo();
   const [form] = Form.useForm<Values>();
@@ -80,6 +82,10 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
   const amountRule = {
     validator: (_: unknown, value: string | undefined) => {
       const problem = checkAmount(value);
+      if (problem === null && fromOwnBalance && me.data && exceedsBalance(value, me.data.balance)) {
+        const balance = formatMoney(me.data.balance, { currency });
+        return Promise.reject(new Error(t("money.overAgentBalance", { balance })));
+      }
       if (problem === null) return Promise.resolve();
       const text =
         problem === "required"
@@ -104,7 +110,7 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
       destroyOnHidden
       data-testid="balance-modal"
     >
-      {isAgent && action !== "deduct" && (
+      {fromOwnBalance && (
         <Alert
           type="info"
           showIcon

@@ -22,3 +22,17 @@ export function checkAmount(input: string | undefined | null): AmountProblem {
   if (units > MAX_MONEY_UNITS) return "max";
   return null;
 }
+
+/**
+ * Whether a valid amount (checkAmount gave null) is more than a balance (the API's decimal string): what an agent
+ * recharges or gives comes out of its own balance. False when either cannot be read (the server decides).
+ */
+export function exceedsBalance(input: string | undefined | null, balance: string | undefined | null): boolean {
+  const units = parseMoney((input ?? "").trim(), AMOUNT_DECIMALS);
+  const text = (balance ?? "").trim();
+  if (units === null || text === "") return false;
+  // Nothing can come out of a balance below zero.
+  if (text.startsWith("-")) return true;
+  const available = parseMoney(text);
+  return available !== null && units > available;
+}
