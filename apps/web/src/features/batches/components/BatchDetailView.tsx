@@ -185,7 +185,7 @@ export function BatchDetailView({
         </Card>
       )}
       <Card size="small" title={t("detail.recipients")} style={{ marginTop: 24 }}>
-        <RecipientList batchId={batch.id} staff={staff} live={live} />
+        <RecipientList batchId={batch.id} productCode={batch.productCode} staff={staff} live={live} />
       </Card>
       {batch.productCode !== ProductCode.SMS && batch.taskType !== TaskType.SCREENING && (
         // WhatsApp and RCS users answer (text, button and suggestion taps); SMS replies are not received.

@@ -1,4 +1,5 @@
 import { DownloadOutlined } from "@ant-design/icons";
+import { ProductCode } from "@switchboard/contracts/codes";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { App, Button, Input, Select, Space, Table, type TableColumnsType, Tag } from "antd";
 import { useMemo, useState } from "react";
@@ -41,7 +42,18 @@ export function useCsvExport() {
  * A batch's recipients: search by number (prefix), filters by send result and status report, server-side
  * paging, and CSV exports of the recipients (with the same filters) and of the rejected numbers.
  */
-export function RecipientList({ batchId, staff, live }: { batchId: string; staff: boolean; live: boolean }) {
+export function RecipientList({
+  batchId,
+  productCode,
+  staff,
+  live,
+}: {
+  batchId: string;
+  /** RCS shows which channel carried each message (RCS or its SMS fallback); RCS and WS when it was read. */
+  productCode: number;
+  staff: boolean;
+  live: boolean;
+}) {
   const t = messages.useT();
   const [filters, setFilters] = useState<Filters>({});
   const [phoneInput, setPhoneInput] = useState("");
@@ -94,6 +106,29 @@ export function RecipientList({ batchId, staff, live }: { batchId: string; staff
       key: "receivedAt",
       render: (v: string | null) => formatTime(v),
     },
+    ...(productCode === ProductCode.RCS || productCode === ProductCode.WS
+      ? [{ title: t("col.readAt"), dataIndex: "readAt", key: "readAt", render: (v: string | null) => formatTime(v) }]
+      : []),
+    ...(productCode === ProductCode.RCS
+      ? [
+          {
+            title: t("col.carriedBy"),
+            key: "carriedBy",
+            render: (_: unknown, row: RecipientRow) =>
+              row.sendResult === 0 ? (
+                "-"
+              ) : row.fellBackToSms ? (
+                <Tag color="orange" data-testid="carried-sms">
+                  {t("carriedBy.sms")}
+                </Tag>
+              ) : (
+                <Tag color="blue" data-testid="carried-rcs">
+                  {t("carriedBy.rcs")}
+                </Tag>
+              ),
+          },
+        ]
+      : []),
     ...(staff
       ? [{ title: t("col.channel"), dataIndex: "channelId", key: "channelId", render: (v: number | null) => v ?? "-" }]
       : []),
