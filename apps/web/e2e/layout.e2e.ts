@@ -111,6 +111,7 @@ describe("layout in Chromium", () => {
     await page.getByTestId("menu-open").click();
     const drawer = page.getByTestId("menu-drawer");
     await drawer.getByTestId("menu").waitFor();
+    await drawer.getByRole("menuitem", { name: "开发者设置" }).waitFor();
     await page.screenshot({ path: shot("app-phone-menu") });
     await drawer.getByRole("menuitem", { name: /SMS/ }).click();
     await page.waitForURL(/\/app\/sms\/message\/task$/);

@@ -165,12 +165,23 @@ describe("menus derived from the tree", () => {
       "app.sms.task",
       "app.finance",
       "app.notice",
+      "app.developer",
     ]);
     expect(menu.find((e) => e.key === "app.finance")?.children?.map((e) => e.path)).toEqual([
       "/app/finance/recharge/add",
       "/app/finance/recharge/deduct",
       "/app/finance/consume/customer",
     ]);
+  });
+
+  it("puts the developer settings in the customer's menu, with its icon, in either mode", () => {
+    for (const domestic of [true, false]) {
+      const entry = buildMenu(app, { userType: USER, variant: "full", domestic }).find(
+        (e) => e.key === "app.developer",
+      );
+      expect(entry?.path).toBe("/app/developer");
+      expect(entry?.icon).toBe("developer");
+    }
   });
 
   it("gives nobody but customers a customer menu", () => {

@@ -9,6 +9,7 @@ import { DeveloperInfoCard } from "../src/features/developer/components/Develope
 import { IpWhitelistEditor } from "../src/features/developer/components/IpWhitelistEditor";
 import { NotifyUrlForm } from "../src/features/developer/components/NotifyUrlForm";
 import { checkIpList, isValidIpEntry } from "../src/features/developer/lib/ip-entry";
+import { config } from "../src/lib/config";
 import { storage } from "../src/lib/storage";
 import { envelope, mockFetch, renderRoutes } from "./helpers";
 
@@ -162,6 +163,17 @@ describe("secret key", () => {
     expect(await screen.findByTestId("secret-key-state")).toHaveTextContent("No secret key yet");
     await userEvent.click(screen.getByTestId("secret-key-refresh"));
     expect(await screen.findByTestId("secret-key-value")).toHaveTextContent("sk_first");
+  });
+
+  it("links the API's OpenAPI documentation (Swagger UI at {apiBase}/docs) in a new tab", slow, async () => {
+    mockFetch({ "GET /user/developer/info": { body: envelope(info) } });
+    renderIn(<DeveloperInfoCard />);
+    const link = await screen.findByTestId("api-docs-link");
+    expect(link).toHaveAttribute("href", `${config.apiBase}/docs`);
+    expect(link).toHaveAttribute("target", "_blank");
+    expect(link).toHaveAttribute("rel", "noopener noreferrer");
+    expect(link).toHaveTextContent("Online API reference (OpenAPI)");
+    expect(screen.getByTestId("developer-info")).toHaveTextContent("“developer API” group");
   });
 
   it("switches the API and shows a load failure with a retry", slow, async () => {

@@ -193,7 +193,7 @@ export const routeTree: readonly RouteNode[] = [
         path: "developer",
         key: "app.developer",
         label: "route.app.developer",
-        hideInMenu: true,
+        icon: "developer",
         page: developerPage,
       },
     ],

@@ -1,4 +1,4 @@
-import { KeyOutlined } from "@ant-design/icons";
+import { KeyOutlined, ReadOutlined } from "@ant-design/icons";
 import type { DeveloperInfo } from "@switchboard/contracts";
 import { App, Button, type ButtonProps, Descriptions, Space, Switch, Typography } from "antd";
 import dayjs from "dayjs";
@@ -88,7 +88,7 @@ function ApiSwitch({ enabled }: { enabled: boolean }) {
   );
 }
 
-/** API base, key state (with refresh), whitelist and notify URL at a glance, and the API switch. */
+/** API base, the API documentation, key state (with refresh), whitelist and notify URL at a glance, and the API switch. */
 export function DeveloperInfoCard() {
   const t = messages.useT();
   const query = useDeveloperInfo();
@@ -108,6 +108,24 @@ export function DeveloperInfoCard() {
                 <Typography.Text copyable data-testid="api-base">
                   {config.apiBase}
                 </Typography.Text>
+              ),
+            },
+            {
+              key: "docs",
+              label: t("info.docs"),
+              children: (
+                <Space orientation="vertical" size={0}>
+                  {/* the API serves its OpenAPI document with Swagger UI at /docs */}
+                  <Typography.Link
+                    href={`${config.apiBase}/docs`}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    data-testid="api-docs-link"
+                  >
+                    <ReadOutlined /> {t("info.docsLink")}
+                  </Typography.Link>
+                  <Typography.Text type="secondary">{t("info.docsHint")}</Typography.Text>
+                </Space>
               ),
             },
             { key: "api", label: t("info.apiEnabled"), children: <ApiSwitch enabled={info.apiEnabled} /> },

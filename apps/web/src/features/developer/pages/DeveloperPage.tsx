@@ -4,7 +4,7 @@ import { DeveloperInfoCard } from "../components/DeveloperInfoCard";
 import { IpWhitelistSection, NotifyUrlSection } from "../components/sections";
 import { messages } from "../messages";
 
-/** /app/developer (from the user menu): developer info, IP whitelist and notify URL on one page. */
+/** /app/developer (menu and user menu): developer info with the API docs, IP whitelist and notify URL. */
 export default function DeveloperPage() {
   const t = messages.useT();
   return (
