@@ -470,25 +470,26 @@ describe("who sees which batch", () => {
     ]);
     expect(detail.body.data.content).toEqual(smsContent());
 
-    const search = await get<{ list: Array<{ phone: string; channelId: number | null }>; total: number }>(
-      t,
-      "/batch/recipients",
-      c.token,
-      { id, phone: "1202" },
-    );
+    type Rows = { list: Array<{ phone: string; channelId: number | null; channelName: string | null }>; total: number };
+    const search = await get<Rows>(t, "/batch/recipients", c.token, { id, phone: "1202" });
     expect(search.body.data.list.map((r) => r.phone)).toEqual(["+12025550123"]);
-    expect(search.body.data.list[0]?.channelId).toBeNull();
-    const staffView = await get<{ list: Array<{ channelId: number | null }>; total: number }>(
-      t,
-      "/batch/recipients",
-      w.admin.token,
-      {
-        id,
-        countryCode: "us",
-      },
-    );
+    // Which channel carries a message is not the customer's business: neither its id nor its name.
+    expect(search.body.data.list[0]).toMatchObject({ channelId: null, channelName: null });
+    const staffView = await get<Rows>(t, "/batch/recipients", w.admin.token, { id, countryCode: "us" });
     expect(staffView.body.data.total).toBe(2);
-    expect(staffView.body.data.list[0]?.channelId).toBe(w.channelId);
+    // Staff read the channel by its name.
+    expect(staffView.body.data.list[0]).toMatchObject({ channelId: w.channelId, channelName: "SMSC" });
+    const staffCsv = await t.app.inject({
+      method: "GET",
+      url: `/batch/recipients/export?id=${id}`,
+      headers: { authorization: `Bearer ${w.admin.token}` },
+    });
+    const staffLines = staffCsv.body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(staffLines[0]?.endsWith(",channelId,channelName")).toBe(true);
+    expect(staffLines[1]?.endsWith(`,${w.channelId},SMSC`)).toBe(true);
 
     const csv = await t.app.inject({
       method: "GET",

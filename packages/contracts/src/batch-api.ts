@@ -370,6 +370,8 @@ export const recipientRow = z.object({
   countryCode: z.string(),
   /** Staff only (null for customers). */
   channelId: z.number().int().nullable(),
+  /** Staff only: the name of that channel (null for customers, and before the number is routed). */
+  channelName: z.string().nullable(),
   segments: z.number().int(),
   price: z.string(),
   sendResult: z.number().int(),

@@ -129,13 +129,24 @@ function recipientWhere(id: bigint, q: Omit<RecipientListQuery, "page" | "pageSi
   };
 }
 
-function toRecipientRow(r: RecipientRecord, staff: boolean) {
+/** Names of channels by id (a page's few); an id without a row (a channel deleted since) has none. */
+export async function channelNames(db: Db, ids: Iterable<number | null>): Promise<ReadonlyMap<number, string>> {
+  const wanted = [...new Set([...ids].filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.channel.findMany({ where: { id: { in: wanted } }, select: { id: true, name: true } });
+  return new Map(rows.map((c) => [c.id, c.name]));
+}
+
+/** Staff see which channel carried a recipient (by name); customers see neither its id nor its name. */
+function toRecipientRow(r: RecipientRecord, channels: ReadonlyMap<number, string> | null) {
+  const staff = channels !== null;
   return {
     id: r.id.toString(),
     phone: r.phone,
     countryCode: r.countryCode,
     // Which provider carries a message is the platform's business, not the customer's.
     channelId: staff ? r.channelId : null,
+    channelName: staff && r.channelId !== null ? (channels.get(r.channelId) ?? null) : null,
     segments: r.segments,
     price: formatMoney(r.price),
     sendResult: r.sendResult,
@@ -156,7 +167,13 @@ export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery
     db.recipient.findMany({ where, orderBy: { id: "asc" }, ...pageArgs(q), select: recipientSelect }),
     db.recipient.count({ where }),
   ]);
-  return { list: rows.map((r) => toRecipientRow(r, isStaff(p))), total };
+  const channels = isStaff(p)
+    ? await channelNames(
+        db,
+        rows.map((r) => r.channelId),
+      )
+    : null;
+  return { list: rows.map((r) => toRecipientRow(r, channels)), total };
 }
 
 /** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */
@@ -240,19 +257,27 @@ export async function exportRecipients(
     "sentAt",
     "receivedAt",
   ];
-  if (staff) header.push("channelId");
+  if (staff) header.push("channelId", "channelName");
+  // A batch is carried by a handful of channels: their names are read once, as the pages come.
+  const channels = staff ? new Map<number, string>() : null;
   const stream = Readable.from(
     keysetCsv(
       header,
-      (after) =>
-        db.recipient.findMany({
+      async (after) => {
+        const rows = await db.recipient.findMany({
           where: { ...where, id: { gt: after } },
           orderBy: { id: "asc" },
           take: EXPORT_PAGE,
           select: recipientSelect,
-        }),
+        });
+        if (channels) {
+          const missing = rows.map((r) => r.channelId).filter((id) => id !== null && !channels.has(id));
+          for (const [id, name] of await channelNames(db, missing)) channels.set(id, name);
+        }
+        return rows;
+      },
       (r) => {
-        const row = toRecipientRow(r, staff);
+        const row = toRecipientRow(r, channels);
         const cells: Array<string | number | null> = [
           row.phone,
           row.countryCode,
@@ -264,7 +289,7 @@ export async function exportRecipients(
           row.sentAt,
           row.receivedAt,
         ];
-        if (staff) cells.push(row.channelId);
+        if (staff) cells.push(row.channelId, row.channelName);
         return cells;
       },
     ),

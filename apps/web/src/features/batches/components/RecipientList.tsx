@@ -130,7 +130,16 @@ export function RecipientList({
         ]
       : []),
     ...(staff
-      ? [{ title: t("col.channel"), dataIndex: "channelId", key: "channelId", render: (v: number | null) => v ?? "-" }]
+      ? [
+          {
+            title: t("col.channel"),
+            dataIndex: "channelName",
+            key: "channel",
+            // The name; the id only for a channel deleted since.
+            render: (name: string | null, row: RecipientRow) =>
+              name ?? (row.channelId !== null ? `#${row.channelId}` : "-"),
+          },
+        ]
       : []),
   ];
 

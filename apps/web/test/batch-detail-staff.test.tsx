@@ -1,0 +1,121 @@
+// What the back office reads on a batch beyond the customer's view: the channel that carried each recipient (by
+// name) and why a batch is held for review.
+import type { BatchDetail, RecipientRow } from "@switchboard/contracts";
+import { BatchStatus } from "@switchboard/contracts/codes";
+import { screen, within } from "@testing-library/react";
+import { App } from "antd";
+import type { ReactNode } from "react";
+import { describe, expect, it } from "vitest";
+import { BatchDetailView } from "../src/features/batches/components/BatchDetailView";
+import { envelope, mockFetch, renderRoutes } from "./helpers";
+
+const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+
+function batchDetail(over: Partial<BatchDetail> = {}): BatchDetail {
+  return {
+    id: "42",
+    userId: 7,
+    user: "customer",
+    agentId: 3,
+    productId: 1,
+    productCode: 3000,
+    productName: "SMS",
+    taskType: 2,
+    submitMode: 2,
+    source: 1,
+    status: BatchStatus.SEND_FINISHED,
+    preview: "Hello there",
+    senderId: null,
+    segments: 1,
+    scheduledAt: null,
+    fileName: null,
+    ingesting: false,
+    ingestedCount: 0,
+    totalCount: 2,
+    validCount: 2,
+    invalidCount: 0,
+    duplicateCount: 0,
+    notServedCount: 0,
+    sentCount: 2,
+    successCount: 2,
+    failedCount: 0,
+    deliveredCount: 2,
+    undeliveredCount: 0,
+    readCount: 0,
+    fallbackCount: 0,
+    progress: 100,
+    cost: "0.7000",
+    refunded: "0.0000",
+    reason: null,
+    reviewedAt: null,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: "2026-01-05T08:00:00.000Z",
+    content: { product: 3000, text: "Hello there" },
+    reviewer: null,
+    countries: [{ countryCode: "CN", count: 2, cost: "0.7000" }],
+    ...over,
+  };
+}
+
+function recipient(over: Partial<RecipientRow>): RecipientRow {
+  return {
+    id: "1",
+    phone: "+8613800138000",
+    countryCode: "CN",
+    channelId: null,
+    channelName: null,
+    segments: 1,
+    price: "0.3500",
+    sendResult: 1,
+    receiveResult: 1,
+    errorCode: null,
+    sentAt: "2026-01-05T08:01:00.000Z",
+    receivedAt: "2026-01-05T08:01:05.000Z",
+    readAt: null,
+    fellBackToSms: false,
+    ...over,
+  };
+}
+
+function renderInApp(node: ReactNode) {
+  return renderRoutes([{ path: "/", element: <App>{node}</App> }], "/");
+}
+
+describe("batch detail: channels", () => {
+  it("names the channel that carried each recipient for staff (the id only for a channel deleted since)", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(batchDetail()) },
+      "GET /batch/recipients": {
+        body: envelope({
+          list: [
+            recipient({ id: "1", channelId: 4, channelName: "China Mobile SMSC" }),
+            recipient({ id: "2", phone: "+8613800138001", channelId: 9, channelName: null }),
+          ],
+          total: 2,
+        }),
+      },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff />);
+    const list = await screen.findByTestId("recipient-list");
+    await within(list).findByText("China Mobile SMSC");
+    const rows = within(list).getAllByRole("row");
+    expect(within(list).getByRole("columnheader", { name: "通道" })).toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent("China Mobile SMSC");
+    expect(rows[1]).not.toHaveTextContent(/(^|\D)4(\D|$)/);
+    expect(rows[2]).toHaveTextContent("#9");
+  });
+
+  it("shows customers no channel column", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(batchDetail()) },
+      "GET /batch/recipients": { body: envelope({ list: [recipient({})], total: 1 }) },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    const list = await screen.findByTestId("recipient-list");
+    await within(list).findByText("+8613800138000");
+    expect(within(list).queryByRole("columnheader", { name: "通道" })).toBeNull();
+  });
+});
