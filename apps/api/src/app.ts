@@ -6,6 +6,7 @@ import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { REFUSAL_STATUS_HEADER } from "@switchboard/contracts";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import {
   jsonSchemaTransform,
@@ -100,7 +101,15 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(cors, {
     // An explicit allow list (the web client's origins); without one, no cross-origin page may call.
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
-    allowedHeaders: ["authorization", "content-type", "tenant-id", "lang", "idempotency-key", "x-request-id"],
+    allowedHeaders: [
+      "authorization",
+      "content-type",
+      "tenant-id",
+      "lang",
+      "idempotency-key",
+      "x-request-id",
+      REFUSAL_STATUS_HEADER,
+    ],
     exposedHeaders: ["x-request-id", "retry-after", "content-disposition"],
   });
   await app.register(rateLimit, {

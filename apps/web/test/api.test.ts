@@ -214,6 +214,15 @@ describe("api client: envelope", () => {
     expect(error).toMatchObject({ kind: "business", message: "用户名已存在", code: 1, status: 409 });
   });
 
+  it("asks for business refusals as HTTP 200 (no failed request in the browser's console) and still throws them", async () => {
+    const { requests } = mockFetch({ "/finance/recharge": { status: 200, body: envelope(null, 1, "余额不足") } });
+    const error = await client()
+      .api.post("/finance/recharge", { userId: 1, amount: "5" })
+      .catch((e: unknown) => e);
+    expect(requests[0]?.headers.get("x-refusal-status")).toBe("200");
+    expect(error).toMatchObject({ kind: "business", message: "余额不足", code: 1, status: 200 });
+  });
+
   it("reads 'load failed' when a list load returns nothing", async () => {
     mockFetch({ "/user/list": { body: envelope(null) } });
     await expect(client().api.getList("/user/list")).rejects.toMatchObject({ kind: "empty", message: "加载失败" });

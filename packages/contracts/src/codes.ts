@@ -80,4 +80,12 @@ export const DEFAULT_LANG: Lang = "zh";
 export const ResponseCode = { OK: 0, ERROR: 1, UNAUTHORIZED: 401 } as const;
 export type ResponseCode = (typeof ResponseCode)[keyof typeof ResponseCode];
 
+/**
+ * Sent (value "200") by a client that reads every outcome from the envelope's `code`, the web client: a business
+ * refusal (code 1 with 400, 402, 403, 404, 409, 413 or 429) then answers HTTP 200, so a browser does not log each
+ * expected refusal as a failed request. 401, 500 and an unknown route keep their status; without the header
+ * every HTTP status matches the envelope.
+ */
+export const REFUSAL_STATUS_HEADER = "x-refusal-status";
+
 export const DEFAULT_SITE_TITLE = "RCS message platform";

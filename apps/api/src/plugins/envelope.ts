@@ -12,6 +12,7 @@ import {
   errorEnvelope,
   type MessageKey,
   type MessageParams,
+  REFUSAL_STATUS_HEADER,
   translate,
 } from "@switchboard/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
@@ -30,6 +31,22 @@ declare module "fastify" {
 
 const ERROR_STATUSES = [400, 401, 402, 403, 404, 409, 413, 429, 500] as const;
 
+/** The business refusals a client may ask to receive with HTTP 200 (REFUSAL_STATUS_HEADER). */
+const REFUSALS = new Set([400, 402, 403, 404, 409, 413, 429]);
+
+/**
+ * Answers an error envelope. With `x-refusal-status: 200` (the web client) a business refusal answers HTTP 200:
+ * the envelope's code 1 says it all, and a browser logs no failed request for an answer the page expected. The
+ * body bypasses the route's 200 schema (that one describes success).
+ */
+function refuse(req: FastifyRequest, reply: FastifyReply, status: number, body: { code: 1 | 401; message: string }) {
+  const payload = { ...body, data: null };
+  if (body.code === 1 && REFUSALS.has(status) && req.headers[REFUSAL_STATUS_HEADER] === "200") {
+    return reply.status(200).type("application/json; charset=utf-8").serializer(JSON.stringify).send(payload);
+  }
+  return reply.status(status).send(payload);
+}
+
 function send(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -38,7 +55,7 @@ function send(
   params: MessageParams = {},
   code: 1 | 401 = status === 401 ? 401 : 1,
 ) {
-  return reply.status(status).send({ code, message: translate(requestLang(req), key, params), data: null });
+  return refuse(req, reply, status, { code, message: translate(requestLang(req), key, params) });
 }
 
 type Issue = { keyword: string; instancePath: string; message?: string; params?: Record<string, unknown> };
@@ -188,7 +205,10 @@ export default fp(
       return payload;
     });
 
-    app.setNotFoundHandler((req, reply) => send(req, reply, 404, "error.not_found_route"));
+    // An unknown route is a client's mistake, not a business answer: always 404.
+    app.setNotFoundHandler((req, reply) =>
+      reply.status(404).send({ code: 1, message: translate(requestLang(req), "error.not_found_route"), data: null }),
+    );
 
     app.setErrorHandler((error: unknown, req, reply) => {
       if (error instanceof AppError) {
@@ -203,7 +223,7 @@ export default fp(
             issueMessage(req, { keyword: code, instancePath: `/${path.join("/")}`, message, params }, error.context),
           )
           .join("; ");
-        return reply.status(400).send({ code: 1, message, data: null });
+        return refuse(req, reply, 400, { code: 1, message });
       }
       const err = error as FastifyError;
       if (hasZodFastifySchemaValidationErrors(err)) {
@@ -212,7 +232,7 @@ export default fp(
           .slice(0, 3)
           .map((i) => issueMessage(req, i as Issue, ctx))
           .join("; ");
-        return reply.status(400).send({ code: 1, message, data: null });
+        return refuse(req, reply, 400, { code: 1, message });
       }
       switch (err.code) {
         case "FST_ERR_CTP_BODY_TOO_LARGE":

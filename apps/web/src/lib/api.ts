@@ -6,6 +6,7 @@
  * It throws `ApiError` and never shows anything itself: each feature decides what to show
  * (see `useApiErrorMessage`). Code 401 also ends the session and moves to the right login page.
  */
+import { REFUSAL_STATUS_HEADER } from "@switchboard/contracts/codes";
 import { isSystemLoginPage, loginPathFor } from "../routes/paths";
 import { type AppConfig, config } from "./config";
 import { REQUEST_TIMEOUT_MS } from "./constants";
@@ -110,7 +111,13 @@ export function createApiClient(deps: ApiClientDeps) {
   }
 
   function buildHeaders(hasJsonBody: boolean): Headers {
-    const headers = new Headers({ Accept: "application/json", lang: deps.storage.getLang() });
+    // Business refusals come back as HTTP 200 with code 1: the browser would log every expected 402 / 403 / 409
+    // as a failed request (a red console error), and the envelope's code says the outcome anyway.
+    const headers = new Headers({
+      Accept: "application/json",
+      lang: deps.storage.getLang(),
+      [REFUSAL_STATUS_HEADER]: "200",
+    });
     if (hasJsonBody) headers.set("Content-Type", "application/json");
     const token = deps.storage.getToken();
     if (token) headers.set("Authorization", `Bearer ${token}`);

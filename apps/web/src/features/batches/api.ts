@@ -12,7 +12,7 @@ import type {
   RecipientRow,
   UserSearchResult,
 } from "@switchboard/contracts";
-import { UserType } from "@switchboard/contracts/codes";
+import { REFUSAL_STATUS_HEADER, UserType } from "@switchboard/contracts/codes";
 import { ApiError, api } from "../../lib/api";
 import { config } from "../../lib/config";
 import { internationalFlag } from "../../lib/international";
@@ -76,7 +76,7 @@ export function fileNameFromDisposition(header: string | null): string | null {
 }
 
 function downloadHeaders(): Headers {
-  const headers = new Headers({ Accept: "text/csv", lang: storage.getLang() });
+  const headers = new Headers({ Accept: "text/csv", lang: storage.getLang(), [REFUSAL_STATUS_HEADER]: "200" });
   const token = storage.getToken();
   if (token) headers.set("Authorization", `Bearer ${token}`);
   const tenantId = storage.getTenantId();
