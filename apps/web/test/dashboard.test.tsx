@@ -16,8 +16,9 @@ import { routeTree } from "../src/routes/tree";
 import { type Answer, envelope, mockFetch as mockFetchOnly, type RecordedRequest, renderRoutes } from "./helpers";
 
 const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+const noNotices = { body: envelope({ list: [], total: 0 }) };
 const mockFetch = (answers: Parameters<typeof mockFetchOnly>[0]) =>
-  mockFetchOnly({ "/website/config": websiteConfig, ...answers });
+  mockFetchOnly({ "/website/config": websiteConfig, "/notice/list": noNotices, ...answers });
 
 const slow = { timeout: 20_000 };
 
@@ -146,6 +147,50 @@ describe("customer dashboard", () => {
     renderPage("app.dashboard", CustomerDashboardPage);
     expect(await screen.findByTestId("dashboard-auth-status")).toHaveTextContent("认证审核中");
     expect(screen.queryByTestId("dashboard-auth-submit")).toBeNull();
+  });
+
+  it("shows the latest notices (recent ones marked new), opens one in place, links them all", slow, async () => {
+    const recent = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const old = "2025-01-15T08:00:00.000Z";
+    const { requests } = mockFetch({
+      "/dashboard/customer": { body: envelope(customerData()) },
+      "/notice/list": {
+        body: envelope({
+          list: [
+            { id: 7, title: "Maintenance tonight", excerpt: "From 02:00", publishedAt: recent },
+            { id: 3, title: "New prices", excerpt: "From March", publishedAt: old },
+          ],
+          total: 12,
+        }),
+      },
+      "/notice/detail": {
+        body: envelope({
+          id: 7,
+          title: "Maintenance tonight",
+          content: "From 02:00 to 03:00 UTC.",
+          publishedAt: recent,
+        }),
+      },
+    });
+    renderPage("app.dashboard", CustomerDashboardPage);
+    const card = await screen.findByTestId("dashboard-notices");
+    const items = await within(card).findAllByTestId("dashboard-notice");
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByTestId("dashboard-notice-new")).toHaveTextContent("新");
+    expect(within(items[1]!).queryByTestId("dashboard-notice-new")).toBeNull();
+    expect(items[1]).toHaveTextContent("2025-01-15");
+    expect(within(card).getByTestId("dashboard-notices-all")).toHaveAttribute("href", "/app/notice");
+    const listCall = requests.find((r) => r.url.pathname === "/notice/list");
+    expect(listCall?.url.searchParams.get("pageSize")).toBe("5");
+
+    await userEvent.click(within(items[0]!).getByRole("button", { name: "Maintenance tonight" }));
+    expect(await screen.findByTestId("notice-content")).toHaveTextContent("From 02:00 to 03:00 UTC.");
+  });
+
+  it("says so when there is no notice", slow, async () => {
+    mockFetch({ "/dashboard/customer": { body: envelope(customerData()) } });
+    renderPage("app.dashboard", CustomerDashboardPage);
+    expect(await screen.findByTestId("dashboard-notices-empty")).toHaveTextContent("暂无公告");
   });
 
   it("shows a load error with a retry", slow, async () => {

@@ -44,6 +44,10 @@ const zh = {
   "queue.open": "去审核",
   "queue.openSending": "查看",
   "queue.count": "{count} 个批次",
+  "notice.title": "最新公告",
+  "notice.all": "全部公告",
+  "notice.empty": "暂无公告",
+  "notice.new": "新",
 } as const;
 
 const en: Record<keyof typeof zh, string> = {
@@ -90,6 +94,10 @@ const en: Record<keyof typeof zh, string> = {
   "queue.open": "Review",
   "queue.openSending": "View",
   "queue.count": "{count} batches",
+  "notice.title": "Latest notices",
+  "notice.all": "All notices",
+  "notice.empty": "No notices yet",
+  "notice.new": "New",
 };
 
 export const messages = defineMessages(zh, en);

@@ -11,6 +11,7 @@ import { useCustomerDashboard } from "../api";
 import { AuthenticationCard } from "../components/AuthenticationCard";
 import { DailyChart } from "../components/DailyChart";
 import { Figure } from "../components/Figure";
+import { LatestNotices } from "../components/LatestNotices";
 import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
 import { messages } from "../messages";
 
@@ -61,6 +62,7 @@ export default function CustomerDashboardPage() {
                 <AuthenticationCard data={data} onSubmit={() => setAuthOpen(true)} />
               </Col>
             </Row>
+            <LatestNotices />
             <PeriodFiguresRow period="today" figures={data.today} />
             <PeriodFiguresRow period="month" figures={data.month} />
             <Divider style={{ margin: 0 }} />
