@@ -9,7 +9,7 @@ import { ReviewMode } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
 import { checkNumberFile, REQUEST_READ_BYTES, readNumberFile, splitCells } from "../src/modules/batches/number-file";
-import { needsReview } from "../src/modules/batches/review";
+import { needsReview, reviewReasons } from "../src/modules/batches/review";
 import { sheetXml, workbook } from "./xlsx-zip";
 
 let dir: string;
@@ -219,5 +219,21 @@ describe("review rule", () => {
     [ReviewMode.NEVER, regular, "网络赌博", 1, true],
   ])("mode %i, requirement %o, %s, %i recipients -> %s", (mode, customer, text, count, expected) => {
     expect(needsReview(settings(mode), customer, text, count)).toBe(expected);
+  });
+
+  it.each([
+    [ReviewMode.NEVER, regular, "hello", 5000, []],
+    [ReviewMode.ALL, regular, "hello", 1, [{ kind: "review_all" }]],
+    [ReviewMode.ABOVE_THRESHOLD, regular, "hello", 101, [{ kind: "above_threshold", threshold: 100, recipients: 101 }]],
+    [ReviewMode.ALL, exempt, "Big CASINO night", 1, [{ kind: "sensitive_word", words: ["casino"] }]],
+    [
+      ReviewMode.ALL,
+      regular,
+      "网络赌博 casino",
+      1,
+      [{ kind: "sensitive_word", words: ["casino", "赌博"] }, { kind: "review_all" }],
+    ],
+  ])("mode %i, requirement %o, %s, %i recipients: reasons %j", (mode, customer, text, count, expected) => {
+    expect(reviewReasons(settings(mode), customer, text, count)).toEqual(expected);
   });
 });

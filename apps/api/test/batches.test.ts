@@ -284,6 +284,48 @@ describe("review, cancel and terminate", () => {
     expect(three.body.data.batch.status).toBe(BatchStatus.UNDER_REVIEW);
   });
 
+  it("tells staff (never the customer) why a batch is held: the words found, mode 1, the threshold of mode 2", async () => {
+    type Detail = { status: number; reviewReasons: unknown };
+    const detail = async (token: string, id: string) =>
+      (await get<Detail>(t, "/batch/detail", token, { id })).body.data;
+
+    const c = await fx.customer(rw, "10.00");
+    const hit = await submit(c, multiple(rw, ["+12025550123"], { content: smsContent("Win at the CASINO tonight") }));
+    const held = hit.body.data.batch.id;
+    expect((await detail(rw.admin.token, held)).reviewReasons).toEqual([
+      { kind: "sensitive_word", words: ["Casino"] },
+      { kind: "review_all" },
+    ]);
+    expect((await detail(rw.agent.token, held)).reviewReasons).toEqual([
+      { kind: "sensitive_word", words: ["Casino"] },
+      { kind: "review_all" },
+    ]);
+    // The tenant's rules are not the customer's business.
+    expect(await detail(c.token, held)).toMatchObject({ status: BatchStatus.UNDER_REVIEW, reviewReasons: null });
+
+    // An exempt customer is held by the word alone.
+    const exempt = await fx.customer(rw, "10.00", { authRequirement: 1 });
+    const word = await submit(exempt, multiple(rw, ["+12025550123"], { content: smsContent("casino") }));
+    expect((await detail(rw.admin.token, word.body.data.batch.id)).reviewReasons).toEqual([
+      { kind: "sensitive_word", words: ["Casino"] },
+    ]);
+
+    const tw = await fx.world({ reviewMode: ReviewMode.ABOVE_THRESHOLD, reviewThreshold: 2 });
+    const tc = await fx.customer(tw, "10.00");
+    const three = await submit(tc, multiple(tw, ["+12025550123", "+12015550123", "+14155552671"]));
+    expect((await detail(tw.admin.token, three.body.data.batch.id)).reviewReasons).toEqual([
+      { kind: "above_threshold", threshold: 2, recipients: 3 },
+    ]);
+    // Not held: no reasons; and they stay with the batch once it is passed.
+    const two = await submit(tc, multiple(tw, ["+12025550123", "+12015550123"]));
+    expect(await detail(tw.admin.token, two.body.data.batch.id)).toMatchObject({
+      status: BatchStatus.PENDING_SEND,
+      reviewReasons: null,
+    });
+    await post(t, "/batch/review/pass", tw.admin.token, { id: three.body.data.batch.id });
+    expect((await detail(tw.admin.token, three.body.data.batch.id)).reviewReasons).toHaveLength(1);
+  });
+
   it("the customer cancels from 11 and 20 with a full refund, not from 21; another customer gets 404", async () => {
     const c = await fx.customer(rw, "10.00");
     const stranger = await fx.customer(rw, "1.00");

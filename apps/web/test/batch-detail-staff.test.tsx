@@ -7,6 +7,8 @@ import { App } from "antd";
 import type { ReactNode } from "react";
 import { describe, expect, it } from "vitest";
 import { BatchDetailView } from "../src/features/batches/components/BatchDetailView";
+import { ReviewModal } from "../src/features/batches/components/ReviewModal";
+import { storage } from "../src/lib/storage";
 import { envelope, mockFetch, renderRoutes } from "./helpers";
 
 const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
@@ -53,6 +55,7 @@ function batchDetail(over: Partial<BatchDetail> = {}): BatchDetail {
     createdAt: "2026-01-05T08:00:00.000Z",
     content: { product: 3000, text: "Hello there" },
     reviewer: null,
+    reviewReasons: null,
     countries: [{ countryCode: "CN", count: 2, cost: "0.7000" }],
     ...over,
   };
@@ -117,5 +120,61 @@ describe("batch detail: channels", () => {
     const list = await screen.findByTestId("recipient-list");
     await within(list).findByText("+8613800138000");
     expect(within(list).queryByRole("columnheader", { name: "通道" })).toBeNull();
+  });
+});
+
+describe("review modal: why the batch is held, and a title that says what it can do", () => {
+  function openModal(over: Partial<BatchDetail>) {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(batchDetail({ status: BatchStatus.UNDER_REVIEW, progress: 0, ...over })) },
+    });
+    return renderInApp(<ReviewModal batchId="42" onClose={() => {}} />);
+  }
+
+  it("lists the sensitive words found and the rules that held the batch, with separators", async () => {
+    openModal({
+      reviewReasons: [
+        { kind: "sensitive_word", words: ["casino", "赌博"] },
+        { kind: "above_threshold", threshold: 1000, recipients: 25_000 },
+      ],
+    });
+    const reasons = await screen.findByTestId("review-reasons");
+    expect(reasons).toHaveTextContent("为何需要审核");
+    expect(within(reasons).getByTestId("review-reason-sensitive_word")).toHaveTextContent(
+      "内容包含敏感词：casino、赌博",
+    );
+    expect(within(reasons).getByTestId("review-reason-above_threshold")).toHaveTextContent(
+      "审核规则：有效号码 25,000 个，超过审核阈值 1,000 个",
+    );
+    expect(screen.getByText("审核批次 42")).toBeInTheDocument();
+    expect(screen.queryByText(/审核与修改/)).toBeNull();
+  });
+
+  it("names review mode 1, and says when no reason was recorded", async () => {
+    const view = openModal({ reviewReasons: [{ kind: "review_all" }] });
+    expect(await screen.findByTestId("review-reason-review_all")).toHaveTextContent("审核规则：所有批次都需审核");
+    view.unmount();
+    openModal({ reviewReasons: null });
+    expect(await screen.findByTestId("review-reasons")).toHaveTextContent("未记录审核原因");
+  });
+
+  it("is titled for the send time of a batch pending send, with no reasons", async () => {
+    openModal({ status: BatchStatus.PENDING_SEND, reviewReasons: null, scheduledAt: "2099-01-01T00:00:00.000Z" });
+    expect(await screen.findByText("修改发送时间 · 批次 42")).toBeInTheDocument();
+    expect(screen.queryByTestId("review-reasons")).toBeNull();
+  });
+
+  it("speaks English", async () => {
+    storage.setLang("en");
+    try {
+      openModal({ reviewReasons: [{ kind: "sensitive_word", words: ["casino", "lottery"] }] });
+      expect(await screen.findByTestId("review-reason-sensitive_word")).toHaveTextContent(
+        "The content contains sensitive words: casino, lottery",
+      );
+      expect(screen.getByText("Review batch 42")).toBeInTheDocument();
+    } finally {
+      storage.setLang("zh");
+    }
   });
 });

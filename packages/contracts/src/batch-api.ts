@@ -2,7 +2,7 @@
 // the batch screens' lists and the developer API. The status machine and the per-product content live in
 // batches.ts; this file is what travels in requests and answers. Decisions: docs/batches.md.
 import { z } from "zod";
-import { BATCH_REASON_TEXT_MAX, batchContent } from "./batches";
+import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
 import { bigId, codeIn, id, paging, text, timeRange } from "./common";
 
@@ -269,6 +269,12 @@ export type BatchList = z.infer<typeof batchList>;
 export const batchDetail = batchRow.extend({
   content: batchContent,
   reviewer: z.string().nullable(),
+  /**
+   * Staff only: why the batch was held for review (the sensitive words, review mode 1, the threshold of mode 2),
+   * as judged at submission. null for customers, for a batch that was not held (or whose file is still being
+   * read), and for a batch submitted before the reasons were recorded.
+   */
+  reviewReasons: reviewReasons.nullable(),
   /** Recipients per country with their cost (valid numbers only). */
   countries: z.array(z.object({ countryCode: z.string(), count: z.number().int(), cost: z.string() })),
 });

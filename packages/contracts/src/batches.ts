@@ -144,6 +144,24 @@ export function batchReasonKey(stored: string | null): MessageKey | null {
   return reason && "key" in reason ? reason.key : null;
 }
 
+// ---------------------------------------------------------------- review reasons (message_batches.reviewReasons)
+
+/** At most this many matched sensitive words are kept per batch (the reviewer reads them, not a report). */
+export const REVIEW_REASON_WORDS_MAX = 20;
+
+/**
+ * Why a batch was held for review, as the tenant's rules judged it at submission (apps/api/src/modules/batches/
+ * review.ts): the sensitive words its content contains; review mode 1 (every batch); review mode 2 with more valid
+ * recipients than the threshold. Stored with the batch, so a later change of the rules does not rewrite history.
+ */
+export const reviewReason = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("sensitive_word"), words: z.array(z.string().max(200)).max(REVIEW_REASON_WORDS_MAX) }),
+  z.object({ kind: z.literal("review_all") }),
+  z.object({ kind: z.literal("above_threshold"), threshold: z.number().int(), recipients: z.number().int() }),
+]);
+export type ReviewReason = z.infer<typeof reviewReason>;
+export const reviewReasons = z.array(reviewReason);
+
 // ---------------------------------------------------------------- content per product
 
 /** SMS: up to 10 parts (1,530 GSM-7 characters or 670 UCS-2). */

@@ -15,6 +15,8 @@ import {
   type Lang,
   type RecipientList,
   type RecipientListQuery,
+  type ReviewReason,
+  reviewReasons,
   UserType,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
@@ -74,7 +76,7 @@ export async function batchStatus(db: Db, p: Principal, batchId: string, lang: L
 /** One batch with its content, reviewer and recipients per country (one pass over its recipients). */
 export async function batchDetail(db: Db, p: Principal, batchId: string, lang: Lang): Promise<BatchDetail> {
   const id = BigInt(batchId);
-  const b = await findVisibleBatch(db, p, id, batchRowSelect);
+  const b = await findVisibleBatch(db, p, id, { ...batchRowSelect, reviewReasons: true });
   const [names, reviewer, countries] = await Promise.all([
     productNames(db, [b.productId]),
     b.reviewerId ? db.user.findUnique({ where: { id: b.reviewerId }, select: { username: true } }) : null,
@@ -90,12 +92,20 @@ export async function batchDetail(db: Db, p: Principal, batchId: string, lang: L
     ...toBatchRow(b, names, lang),
     content: storedContent(b.content),
     reviewer: reviewer?.username ?? null,
+    // The tenant's review rules (its sensitive words) are for staff, not for the customer.
+    reviewReasons: isStaff(p) ? storedReviewReasons(b.reviewReasons) : null,
     countries: countries.map((c) => ({
       countryCode: c.countryCode,
       count: c._count._all,
       cost: formatMoney(c._sum.price ?? 0n),
     })),
   };
+}
+
+/** The stored reasons read back through their contract; null for none (or a row written otherwise). */
+function storedReviewReasons(json: Prisma.JsonValue): ReviewReason[] | null {
+  const parsed = reviewReasons.safeParse(json);
+  return parsed.success && parsed.data.length > 0 ? parsed.data : null;
 }
 
 // ---------------------------------------------------------------- recipients

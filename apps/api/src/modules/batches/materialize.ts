@@ -21,14 +21,14 @@ import {
   type MessageKey,
   RejectReason,
 } from "@switchboard/contracts";
-import type { Prisma, PrismaClient } from "@switchboard/db";
+import { Prisma, type PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
 import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
 import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
-import { needsReview } from "./review";
+import { reviewReasons } from "./review";
 import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
 /** Rows per INSERT statement. */
@@ -335,8 +335,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       await insertRejected(tx, id, rejectedRaw, rejectedReason);
       await progress(rejectedRaw.length);
 
-      const review = needsReview(rules, customer, contentText(spec.content), recipients.valid);
-      const status = passedStatus(review);
+      const reasons = reviewReasons(rules, customer, contentText(spec.content), recipients.valid);
+      const status = passedStatus(reasons.length > 0);
       // Numbers of countries not served have no column of their own: total - valid - invalid - duplicate.
       const counts = {
         totalCount: sorted.total,
@@ -345,6 +345,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         duplicateCount: sorted.duplicate,
         cost: recipients.cost,
         status,
+        // What the reviewer is told: which rules held the batch (none when it goes without review).
+        reviewReasons: reasons.length > 0 ? (reasons as Prisma.InputJsonValue) : Prisma.DbNull,
         ingestedCount: sorted.total,
       };
       // Last, so the row is not locked while progress is reported; for a file, a cancel or reject that came

@@ -1,4 +1,5 @@
-import { BATCH_REASON_TEXT_MAX } from "@switchboard/contracts";
+import { BATCH_REASON_TEXT_MAX, type ReviewReason } from "@switchboard/contracts";
+import { BatchStatus } from "@switchboard/contracts/codes";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Skeleton, Space, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
@@ -34,10 +35,57 @@ function run(id: string, action: Action): Promise<BatchRow> {
   }
 }
 
+/** One reason the batch was held, in the reader's words. */
+function ReasonText({ reason }: { reason: ReviewReason }) {
+  const t = messages.useT();
+  switch (reason.kind) {
+    case "sensitive_word":
+      return <>{t("review.why.sensitive_word", { words: reason.words.join(t("review.why.wordSeparator")) })}</>;
+    case "above_threshold":
+      return (
+        <>
+          {t("review.why.above_threshold", {
+            recipients: formatNumber(reason.recipients),
+            threshold: formatNumber(reason.threshold),
+          })}
+        </>
+      );
+    default:
+      return <>{t("review.why.review_all")}</>;
+  }
+}
+
+/** Why a batch under review is held: the sensitive words found, review mode 1, the threshold of mode 2. */
+function ReviewReasons({ reasons }: { reasons: ReviewReason[] | null }) {
+  const t = messages.useT();
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      title={t("review.why")}
+      data-testid="review-reasons"
+      description={
+        reasons ? (
+          <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+            {reasons.map((reason) => (
+              <li key={reason.kind} data-testid={`review-reason-${reason.kind}`}>
+                <ReasonText reason={reason} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          t("review.why.unknown")
+        )
+      }
+    />
+  );
+}
+
 /**
- * The back office's "message task review and update" modal: the content as the recipient will see it, then
- * pass (optionally scheduled) or reject with a reason for a batch under review (11), or a new send time for a
- * batch pending send (20). Errors stay in the modal.
+ * The back office's review modal (the spec's "message task review and update"): why the batch is held, the
+ * content as the recipient will see it, then pass (optionally scheduled) or reject with a reason for a batch under
+ * review (11); for a batch pending send (20) only its send time can change, and the title says so. Errors stay in
+ * the modal.
  */
 export function ReviewModal({ batchId, onClose }: { batchId: string | null; onClose: () => void }) {
   return batchId ? <ReviewModalBody key={batchId} batchId={batchId} onClose={onClose} /> : null;
@@ -90,7 +138,11 @@ function ReviewModalBody({ batchId, onClose }: { batchId: string; onClose: () =>
   };
 
   const actionable = reviewable || reschedulable;
-  const title = t("review.title", { id: batchId });
+  const underReview = batch?.status === BatchStatus.UNDER_REVIEW;
+  // What the modal can do, not more: review a batch under review, change the send time of one pending send.
+  const title = t(underReview ? "review.title" : reschedulable ? "review.titleSchedule" : "review.titleView", {
+    id: batchId,
+  });
 
   return (
     <Modal
@@ -128,6 +180,7 @@ function ReviewModalBody({ batchId, onClose }: { batchId: string; onClose: () =>
               {t("review.recipients", { valid: formatNumber(batch.validCount), cost: formatMoney(batch.cost) })}
             </Typography.Text>
           </Space>
+          {underReview && !batch.ingesting && <ReviewReasons reasons={batch.reviewReasons} />}
           <ContentPreview content={batch.content} senderId={batch.senderId} />
           {batch.ingesting && <Alert type="info" showIcon title={t("review.ingesting")} />}
           {!actionable && !batch.ingesting && (
