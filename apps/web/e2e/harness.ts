@@ -139,7 +139,8 @@ async function pointDemoRcs(
     serviceAccountKey,
     clientToken: demoRbmClientToken(secretKey),
     webhookUrl: `${apiUrl}/webhooks/rcs/${channel.id}`,
-    nonCapableShare: 0.2,
+    // only numbers ending 404 are not RCS-capable (the simulator's rule): a test picks who falls back to SMS
+    nonCapableShare: 0,
     deliveryDelayMs: 50,
     readShare: 1,
     readDelayMs: 100,
