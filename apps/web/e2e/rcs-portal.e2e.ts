@@ -133,6 +133,31 @@ describe("the RCS portal in Chromium", () => {
     await page.context().close();
   });
 
+  it("is usable on a phone: no sideways overflow, the menu in a drawer", async () => {
+    const page = await h.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, "customer", "Customer123");
+    await page.getByTestId("rcs-balance").waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await overflow()).toBeLessThanOrEqual(390);
+    await shot(page, "rcs-home-phone");
+    await page.getByTestId("menu-open").click();
+    const drawer = page.getByTestId("menu-drawer");
+    await drawer
+      .getByText(/余额|Balance/)
+      .first()
+      .click();
+    await drawer.getByText(/消费记录|Consume records/).click();
+    await page.waitForURL(/\/user\/balance\/consume/);
+    await page.getByTestId("consume-records").waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(390);
+    await page.goto("/user/message/processing/create");
+    await page.getByTestId("task-check").waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(390);
+    await shot(page, "rcs-create-phone");
+    await page.context().close();
+  });
+
   it("every portal page renders in Chinese and English (screenshots)", async () => {
     const pages = [
       "home",
