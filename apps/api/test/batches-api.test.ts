@@ -1,7 +1,14 @@
 // The developer API (/v1) and the pre-submit check. The key, IP whitelist, API toggle, frozen account and
 // Idempotency-Key rules; 20 parallel requests with one key make one batch and one charge.
 import { randomBytes } from "node:crypto";
-import { AccountStatus, BalanceLogType, BatchStatus } from "@switchboard/contracts";
+import {
+  AccountStatus,
+  ActiveStatus,
+  BalanceLogType,
+  BatchStatus,
+  PRE_REJECTED_SAMPLE_MAX,
+  RejectReason,
+} from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { multipart } from "./accounts";
@@ -212,6 +219,11 @@ describe("pre-submit check", () => {
       authenticationAllowed: true,
       authenticationReason: null,
       reviewRequired: false,
+      // the caller's own refused inputs, in the order sent, and why (2 duplicate, 1 invalid)
+      rejected: [
+        { raw: "008613800138000", reason: 2 },
+        { raw: "bad", reason: 1 },
+      ],
     });
     expect(res.body.data.countries).toEqual([
       { countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0350", cost: "0.0700" },
@@ -244,6 +256,88 @@ describe("pre-submit check", () => {
       payload: form.payload,
     });
     expect(file.json().data).toMatchObject({ total: 2, valid: 2, totalCost: "0.0480" });
+  });
+
+  it("names at most 50 refused inputs, also of a file", async () => {
+    const numbers = [...Array.from({ length: 60 }, (_, i) => `bad${i}`), "+12025550123", " +1 202 555 0123 "];
+    const res = await post<{ invalid: number; duplicate: number; rejected: { raw: string; reason: number }[] }>(
+      t,
+      "/user/submit/pre",
+      c.token,
+      { productId: w.productId, numbers },
+    );
+    expect(res.body.data).toMatchObject({ invalid: 60, duplicate: 1 });
+    expect(res.body.data.rejected).toHaveLength(PRE_REJECTED_SAMPLE_MAX);
+    expect(res.body.data.rejected[0]).toEqual({ raw: "bad0", reason: RejectReason.INVALID });
+    expect(res.body.data.rejected.at(-1)).toEqual({ raw: "bad49", reason: RejectReason.INVALID });
+
+    const form = multipart({ productCode: "3000" }, [
+      { name: "n.csv", data: Buffer.from("phone\n+12025550123\nnope\n+12025550123\n"), field: "file" },
+    ]);
+    const file = await t.app.inject({
+      method: "POST",
+      url: "/user/submit/pre/file",
+      headers: { authorization: `Bearer ${c.token}`, "content-type": form.contentType },
+      payload: form.payload,
+    });
+    expect(file.json().data.rejected).toEqual([
+      { raw: "nope", reason: RejectReason.INVALID },
+      { raw: "+12025550123", reason: RejectReason.DUPLICATE },
+    ]);
+  });
+
+  it("refuses a product no active channel carries for the customer; the product list says so too", async () => {
+    const world = await fx.world();
+    const customer = await fx.customer(world, "1.00");
+    const check = () =>
+      get<unknown>(t, "/user/submit/pre", customer.token, {
+        productId: String(world.productId),
+        numbers: "+12025550123",
+      });
+    const listed = async () =>
+      (
+        await get<{ list: { id: number; sendable?: boolean; unavailableReason?: string | null }[] }>(
+          t,
+          "/product/list",
+          customer.token,
+          { code: "3000" },
+        )
+      ).body.data.list.find((p) => p.id === world.productId);
+
+    expect((await check()).status).toBe(200);
+    expect(await listed()).toMatchObject({ sendable: true, unavailableReason: null });
+
+    // no default channel and no route of the customer's
+    await t.prisma.product.update({ where: { id: world.productId }, data: { defaultChannelId: null } });
+    const none = await check();
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe(
+      "product Test SMS cannot send now: no channel carries it for your account; please contact support",
+    );
+    expect(await listed()).toMatchObject({ sendable: false, unavailableReason: none.body.message });
+
+    // only a paused channel
+    await t.prisma.product.update({ where: { id: world.productId }, data: { defaultChannelId: world.channelId } });
+    await t.prisma.channel.update({ where: { id: world.channelId }, data: { status: ActiveStatus.PAUSED } });
+    const paused = await check();
+    expect(paused.status).toBe(409);
+    expect(paused.body.message).toMatch(/its channels are paused/);
+    expect((await listed())?.sendable).toBe(false);
+
+    // a route of the customer's to an active channel carries it
+    const routed = await t.prisma.channel.create({
+      data: { tenantId: world.tenantId, name: "Routed", kind: "smpp", productCode: 3000, config: {}, secrets: "" },
+    });
+    await t.prisma.channelRoute.create({
+      data: { tenantId: world.tenantId, userId: customer.id, productId: world.productId, channelId: routed.id },
+    });
+    expect((await check()).status).toBe(200);
+    expect((await listed())?.sendable).toBe(true);
+    expect(await fx.batchCount(customer.id)).toBe(0);
+
+    // staff see no such field
+    const staff = await get<{ list: Record<string, unknown>[] }>(t, "/product/list", world.admin.token, {});
+    expect(staff.body.data.list[0]).not.toHaveProperty("sendable");
   });
 
   it("says when authentication does not allow sending", async () => {

@@ -41,6 +41,7 @@ function preResult(overrides: Partial<SubmitPreResult> = {}): SubmitPreResult {
     valid: 12_000,
     invalid: 300,
     duplicate: 45,
+    rejected: [],
     notServed: 0,
     windowClosed: 0,
     countries: [

@@ -179,12 +179,26 @@ export const countrySummary = z.object({
 });
 export type CountrySummary = z.infer<typeof countrySummary>;
 
+/** The pre-submit check names at most this many of the inputs it refused (invalid or duplicate). */
+export const PRE_REJECTED_SAMPLE_MAX = 50;
+
+/** An input the pre-submit check refused: the caller's own text, so naming it discloses nothing. */
+export const rejectedSample = z.object({
+  /** As sent, trimmed and cut to 64 characters. */
+  raw: z.string(),
+  /** RejectReason: 1 invalid, 2 duplicate (of an earlier input). */
+  reason: z.number().int(),
+});
+export type RejectedSample = z.infer<typeof rejectedSample>;
+
 export const submitPreResult = z.object({
   total: z.number().int(),
   /** Numbers that will be sent and charged. */
   valid: z.number().int(),
   invalid: z.number().int(),
   duplicate: z.number().int(),
+  /** The first PRE_REJECTED_SAMPLE_MAX invalid or duplicate inputs in the order sent, and why. */
+  rejected: z.array(rejectedSample).max(PRE_REJECTED_SAMPLE_MAX),
   /** Valid numbers of countries the product does not serve (not charged). */
   notServed: z.number().int(),
   /**

@@ -87,6 +87,12 @@ export const productItem = z.object({
   /** Admins only: the product's default channel. */
   defaultChannelId: z.number().int().nullable().optional(),
   defaultChannelName: z.string().nullable().optional(),
+  /**
+   * Customers only: whether an active channel carries this product for them (a route of theirs or the default),
+   * and if not why, translated (no channel, or only paused ones); the task page says so before anything is paid.
+   */
+  sendable: z.boolean().optional(),
+  unavailableReason: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -61,6 +61,14 @@ export const batchMessages = {
     en: "name the product (productId or productCode)",
   },
   "batch.field_not_json": { zh: "字段 {field} 必须是 JSON", en: "field {field} must be JSON" },
+  "batch.product_no_channel": {
+    zh: "产品「{product}」暂时无法发送：没有为您的账户开通发送通道，请联系客服",
+    en: "product {product} cannot send now: no channel carries it for your account; please contact support",
+  },
+  "batch.product_channels_paused": {
+    zh: "产品「{product}」暂时无法发送：它的发送通道已暂停，请稍后再试或联系客服",
+    en: "product {product} cannot send now: its channels are paused; try again later or contact support",
+  },
   "batch.product_ambiguous": {
     zh: "编码为 {code} 的产品有多个，请用 productId 指定",
     en: "several products have code {code}; name one with productId",

@@ -14,6 +14,7 @@ import {
 import type { Db } from "@switchboard/db";
 import { AppError, badRequest, notFound } from "../../lib/errors";
 import { canSubmitBatches } from "../authentication/authentication.policy";
+import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "../channels/channel-resolution";
 import type { NumberReading } from "./number-sorter";
 import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from "./review";
 
@@ -112,6 +113,7 @@ export interface BatchProduct {
   id: number;
   code: ProductCode;
   name: string;
+  defaultChannelId: number | null;
 }
 
 /**
@@ -126,7 +128,7 @@ export async function resolveProduct(db: Db, tenantId: number, ref: ProductRef):
         ? { id: ref.productId }
         : { code: ref.productCode!, status: ActiveStatus.NORMAL }),
     },
-    select: { id: true, code: true, name: true, status: true },
+    select: { id: true, code: true, name: true, status: true, defaultChannelId: true },
     take: 2,
   });
   const product = rows[0];
@@ -134,7 +136,24 @@ export async function resolveProduct(db: Db, tenantId: number, ref: ProductRef):
   if (rows.length > 1) throw badRequest("batch.product_ambiguous", { code: product.code });
   if (ref.productCode !== undefined && product.code !== ref.productCode) throw notFound("entity.product");
   if (product.status !== ActiveStatus.NORMAL) throw new AppError(409, "price.product_paused");
-  return { id: product.id, code: product.code as ProductCode, name: product.name };
+  return {
+    id: product.id,
+    code: product.code as ProductCode,
+    name: product.name,
+    defaultChannelId: product.defaultChannelId,
+  };
+}
+
+/**
+ * 409 with the reason when no active channel would carry the product for this customer at all (no route and no
+ * default channel, or only paused ones): the pre-submit check says so before anything is paid.
+ */
+export async function assertProductCanSend(db: Db, customer: Customer, product: BatchProduct): Promise<void> {
+  const states = await productSendability(db, customer.id, [
+    { id: product.id, tenantId: customer.tenantId, defaultChannelId: product.defaultChannelId },
+  ]);
+  const state = states.get(product.id);
+  if (state && !state.ok) throw new AppError(409, PRODUCT_UNSENDABLE_MESSAGE[state.reason], { product: product.name });
 }
 
 /** The content must be the product's kind (SMS content for an SMS product...). */

@@ -1,5 +1,6 @@
-// What the pre-submit check needs of sorted numbers: counts only, so a file's numbers can be sorted in a worker
-// thread and only this crosses back (a million numbers never travel between threads).
+// What the pre-submit check needs of sorted numbers: counts and the first few rejected inputs, so a file's numbers
+// can be sorted in a worker thread and only this crosses back (a million numbers never travel between threads).
+import { PRE_REJECTED_SAMPLE_MAX, type RejectReason } from "@switchboard/contracts";
 import type { NumberSorter } from "./number-sorter";
 
 export interface NumberTally {
@@ -10,6 +11,8 @@ export interface NumberTally {
   distinct: number;
   /** Valid distinct numbers per country. */
   perCountry: Map<string, number>;
+  /** The first PRE_REJECTED_SAMPLE_MAX invalid or duplicate inputs (as sorted: trimmed, cut) and why. */
+  rejected: Array<{ raw: string; reason: RejectReason }>;
   /**
    * When the count was asked for (WhatsApp free-form content): per country, per channel, the numbers with an open
    * 24-hour window on that channel (whatsapp-window.ts).
@@ -25,6 +28,9 @@ export function tallyOf(sorted: NumberSorter, open?: ReadonlyMap<string, Readonl
     duplicate: sorted.duplicate,
     distinct: sorted.phones.length,
     perCountry: sorted.countByCountry(),
+    rejected: sorted.rejectedRaw
+      .slice(0, PRE_REJECTED_SAMPLE_MAX)
+      .map((raw, i) => ({ raw, reason: sorted.rejectedReason[i] as RejectReason })),
   };
   if (open) {
     const perCountry = new Map<string, Map<number, number>>();

@@ -1,7 +1,8 @@
 // The spec's pre-submit check (GET /user/submit/pre): for a prospective batch, the counts (total, valid,
-// invalid, duplicate, per country), segments, unit prices, total cost, balance and whether it suffices, whether
-// authentication allows sending and whether the batch would wait for review. Writes nothing; the same sorting,
-// pricing and review rules as a real submission, so the answer is what a submission would do now.
+// invalid, duplicate, per country) with the first rejected inputs and why, segments, unit prices, total cost,
+// balance and whether it suffices, whether authentication allows sending and whether the batch would wait for
+// review. Writes nothing; the same sorting, pricing and review rules as a real submission, so the answer is what a
+// submission would do now. A product that no active channel carries for the customer is refused (409) here.
 import {
   type BatchContent,
   contentText,
@@ -23,6 +24,7 @@ import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
 import {
   assertContentFits,
+  assertProductCanSend,
   assertTaskSupported,
   loadSubmitContext,
   numberReading,
@@ -49,6 +51,7 @@ async function prepare(deps: BatchDeps, userId: number, input: Prospect) {
   const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
   assertTaskSupported(product, input.taskType);
   if (input.content) assertContentFits(product, input.content);
+  await assertProductCanSend(deps.prisma, ctx.customer, product);
   return { ctx, product };
 }
 
@@ -130,6 +133,7 @@ async function summarise(
     valid,
     invalid: tally.invalid,
     duplicate: tally.duplicate,
+    rejected: tally.rejected,
     notServed: tally.distinct - valid - windowClosed,
     windowClosed,
     countries,

@@ -52,13 +52,14 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.authenticate,
       schema: {
         tags: ["catalog"],
-        summary: "Products: admins all of the tenant's, agents and customers the active ones",
+        summary:
+          "Products: admins all of the tenant's, agents and customers the active ones (customers: whether a channel carries each)",
         security,
         querystring: productListQuery,
         response: { 200: productList },
       },
     },
-    async (req) => listProducts(prisma, principalOf(req), req.query),
+    async (req) => listProducts(prisma, principalOf(req), req.query, requestLang(req)),
   );
 
   app.post(

@@ -1,14 +1,16 @@
 // Products (the admin's product/list page, "product create" and "product category and country edit" modals).
 // Admins see and change their tenant's products; agents and customers see the active ones (their screens
-// pick a product to send or price).
+// pick a product to send or price), customers with whether a channel carries each one for them.
 import {
   ActiveStatus,
+  type Lang,
   type ProductCountriesBody,
   type ProductCreateBody,
   type ProductEditBody,
   type ProductItem,
   type ProductListQuery,
   type ProductStatusBody,
+  translate,
   UserType,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
@@ -16,6 +18,7 @@ import { notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { actingTenant, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
+import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "../channels/channel-resolution";
 import { normalizeCountryScope } from "./countries.service";
 
 const productSelect = {
@@ -71,7 +74,7 @@ async function findOwnProduct(db: Db, p: Principal, productId: number): Promise<
   return row;
 }
 
-export async function listProducts(db: Db, p: Principal, q: ProductListQuery) {
+export async function listProducts(db: Db, p: Principal, q: ProductListQuery, lang: Lang) {
   const admin = isAdmin(p);
   const keyword = q.keyword?.trim();
   const where: Prisma.ProductWhereInput = {
@@ -92,7 +95,21 @@ export async function listProducts(db: Db, p: Principal, q: ProductListQuery) {
     db.product.findMany({ where, select: productSelect, orderBy: [{ code: "asc" }, { id: "asc" }], ...pageArgs(q) }),
     db.product.count({ where }),
   ]);
-  return { list: rows.map((r) => toProductItem(r, admin)), total };
+  const list = rows.map((r) => toProductItem(r, admin));
+  if (p.type !== UserType.USER) return { list, total };
+  const states = await productSendability(db, p.userId, rows);
+  return {
+    list: list.map((item) => {
+      const state = states.get(item.id);
+      return {
+        ...item,
+        sendable: state?.ok ?? false,
+        unavailableReason:
+          state && !state.ok ? translate(lang, PRODUCT_UNSENDABLE_MESSAGE[state.reason], { product: item.name }) : null,
+      };
+    }),
+    total,
+  };
 }
 
 export async function createProduct(db: Db, p: Principal, body: ProductCreateBody) {

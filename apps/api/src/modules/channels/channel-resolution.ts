@@ -96,3 +96,49 @@ export async function resolveChannel(
   const all = await resolveChannels(db, { ...input, countryCodes: [input.countryCode] });
   return all.get(input.countryCode)!;
 }
+
+/**
+ * Whether a product can carry a customer's messages at all, before any number is known: it can when one of the
+ * channels it would use (the customer's routes for it, else the product's default) is active. None at all, or
+ * only paused ones: nothing would be sent (a batch would wait on a paused channel, then fail and be refunded),
+ * so the customer is told before submitting. Per-country reasons stay with resolveChannels.
+ */
+export type ProductSendability = { ok: true } | { ok: false; reason: "no_channel" | "channel_paused" };
+
+/** The same failures' message keys, for answers. */
+export const PRODUCT_UNSENDABLE_MESSAGE: Record<"no_channel" | "channel_paused", MessageKey> = {
+  no_channel: "batch.product_no_channel",
+  channel_paused: "batch.product_channels_paused",
+};
+
+/** For several products of the customer's tenant at once (two queries). */
+export async function productSendability(
+  db: Db,
+  customerId: number,
+  products: ReadonlyArray<{ id: number; tenantId: number; defaultChannelId: number | null }>,
+): Promise<Map<number, ProductSendability>> {
+  const result = new Map<number, ProductSendability>();
+  if (products.length === 0) return result;
+  const routes = await db.channelRoute.findMany({
+    where: { userId: customerId, productId: { in: products.map((p) => p.id) } },
+    select: { productId: true, channelId: true },
+  });
+  const candidates = new Map<number, Set<number>>(products.map((p) => [p.id, new Set<number>()]));
+  for (const r of routes) candidates.get(r.productId)?.add(r.channelId);
+  for (const p of products) if (p.defaultChannelId !== null) candidates.get(p.id)?.add(p.defaultChannelId);
+  const ids = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
+  const channels =
+    ids.length === 0
+      ? []
+      : await db.channel.findMany({ where: { id: { in: ids } }, select: { id: true, tenantId: true, status: true } });
+  const channelOf = new Map(channels.map((c) => [c.id, c]));
+  for (const p of products) {
+    // a channel of another tenant (it should not happen) counts as none, as resolveChannels does
+    const own = [...(candidates.get(p.id) ?? [])]
+      .map((id) => channelOf.get(id))
+      .filter((c) => c !== undefined && c.tenantId === p.tenantId);
+    if (own.some((c) => c!.status === ActiveStatus.NORMAL)) result.set(p.id, { ok: true });
+    else result.set(p.id, { ok: false, reason: own.length === 0 ? "no_channel" : "channel_paused" });
+  }
+  return result;
+}

@@ -1,10 +1,58 @@
-import type { CountrySummary, SubmitPreResult } from "@switchboard/contracts";
+import { type CountrySummary, type RejectedSample, RejectReason, type SubmitPreResult } from "@switchboard/contracts";
 import { Alert, Descriptions, Table, Tag, Typography } from "antd";
+import { countryName } from "../../../lib/country-name";
 import { formatMoney, formatNumber, formatPrice } from "../../../lib/format";
 import { useOptionalSession } from "../../auth/context/session-context";
 import { messages } from "../messages";
 
-/** The pre-submit check's answer: counts, units, per-country prices, cost against balance, authentication. */
+const REJECT_KEYS = { [RejectReason.INVALID]: "reject.1", [RejectReason.DUPLICATE]: "reject.2" } as const;
+
+/** The inputs the check refused (the caller's own, at most the contract's sample) and why, translated. */
+function RejectedNumbers({ result }: { result: SubmitPreResult }) {
+  const t = messages.useT();
+  const total = result.invalid + result.duplicate;
+  if (result.rejected.length === 0) return null;
+  const reason = (code: number) =>
+    code in REJECT_KEYS ? t(REJECT_KEYS[code as keyof typeof REJECT_KEYS]) : t("reject.unknown", { code });
+  return (
+    <section data-testid="summary-rejected" style={{ marginTop: 12 }}>
+      <Typography.Text strong>{t("summary.rejected")}</Typography.Text>
+      {total > result.rejected.length && (
+        <Typography.Text type="secondary" style={{ marginInlineStart: 8 }} data-testid="summary-rejected-count">
+          {t("summary.rejectedCount", { shown: formatNumber(result.rejected.length), total: formatNumber(total) })}
+        </Typography.Text>
+      )}
+      <Table<RejectedSample & { index: number }>
+        size="small"
+        style={{ marginTop: 8 }}
+        rowKey="index"
+        dataSource={result.rejected.map((r, index) => ({ ...r, index }))}
+        pagination={result.rejected.length > 10 ? { pageSize: 10, size: "small" } : false}
+        columns={[
+          {
+            key: "raw",
+            title: t("summary.rejectedNumber"),
+            render: (_, row) => <Typography.Text code>{row.raw}</Typography.Text>,
+          },
+          {
+            key: "reason",
+            title: t("summary.rejectedReason"),
+            render: (_, row) => (
+              <Tag color={row.reason === RejectReason.INVALID ? "error" : "warning"} data-testid="rejected-reason">
+                {reason(row.reason)}
+              </Tag>
+            ),
+          },
+        ]}
+      />
+    </section>
+  );
+}
+
+/**
+ * The pre-submit check's answer: counts with the refused numbers and why, units, per-country prices (country
+ * names in the reader's language), cost against balance, authentication.
+ */
 export function SubmitSummary({ result }: { result: SubmitPreResult }) {
   const t = messages.useT();
   const currency = useOptionalSession()?.user.currency;
@@ -57,15 +105,20 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
           },
           {
             key: "auth",
-            label: t("summary.authAllowed"),
+            label: t("summary.auth"),
             children: result.authenticationAllowed ? (
-              <Tag color="success">{t("summary.authAllowed")}</Tag>
+              <Tag color="success" data-testid="summary-auth">
+                {t("summary.authAllowed")}
+              </Tag>
             ) : (
-              <Tag color="error">{result.authenticationReason ?? t("summary.authBlocked")}</Tag>
+              <Tag color="error" data-testid="summary-auth">
+                {result.authenticationReason ?? t("summary.authBlocked")}
+              </Tag>
             ),
           },
         ]}
       />
+      <RejectedNumbers result={result} />
       <Table<CountrySummary>
         size="small"
         style={{ marginTop: 12 }}
@@ -74,7 +127,15 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
         dataSource={result.countries}
         locale={{ emptyText: t("summary.noCountries") }}
         columns={[
-          { key: "country", title: t("summary.country"), dataIndex: "countryCode" },
+          {
+            key: "country",
+            title: t("summary.country"),
+            render: (_, row) => (
+              <span data-testid="summary-country">
+                {t("summary.countryName", { name: countryName(row.countryCode, t.lang), code: row.countryCode })}
+              </span>
+            ),
+          },
           {
             key: "count",
             title: t("summary.count"),

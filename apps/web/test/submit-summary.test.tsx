@@ -1,0 +1,100 @@
+// The pre-submit check's summary: which numbers were not taken and why (the API's sample, translated), country
+// names in the reader's language instead of ISO codes, and an authentication row that says what its value says.
+import { RejectReason, type SubmitPreResult } from "@switchboard/contracts";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { SubmitSummary } from "../src/features/batch-submit/components/SubmitSummary";
+import { countryName } from "../src/lib/country-name";
+import { storage } from "../src/lib/storage";
+import { mockFetch, renderRoutes } from "./helpers";
+
+function result(o: Partial<SubmitPreResult> = {}): SubmitPreResult {
+  return {
+    total: 4,
+    valid: 2,
+    invalid: 1,
+    duplicate: 1,
+    rejected: [
+      { raw: "12ab", reason: RejectReason.INVALID },
+      { raw: "+447911123456", reason: RejectReason.DUPLICATE },
+    ],
+    notServed: 0,
+    windowClosed: 0,
+    countries: [
+      { countryCode: "GG", count: 1, served: true, reason: null, unitPrice: "0.0400", cost: "0.0400" },
+      { countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0500", cost: "0.0500" },
+    ],
+    segments: 1,
+    encoding: "gsm7",
+    totalCost: "0.0900",
+    balance: "100.0000",
+    sufficient: true,
+    authenticationAllowed: true,
+    authenticationReason: null,
+    reviewRequired: false,
+    ...o,
+  };
+}
+
+function show(r: SubmitPreResult) {
+  mockFetch({});
+  return renderRoutes([{ path: "/", element: <SubmitSummary result={r} /> }], "/");
+}
+
+describe("country names", () => {
+  it("names a country in the reader's language, and keeps what is no country code", () => {
+    expect(countryName("GG", "en")).toBe("Guernsey");
+    expect(countryName("CN", "zh")).toBe("中国");
+    expect(countryName("gb", "en")).toBe("United Kingdom");
+    expect(countryName("*", "en")).toBe("*");
+    expect(countryName("ZZZ", "en")).toBe("ZZZ");
+  });
+});
+
+describe("pre-submit summary", () => {
+  it("lists the numbers not taken with their reason, and countries by name (English)", async () => {
+    storage.setLang("en");
+    show(result());
+    const rejected = await screen.findByTestId("summary-rejected");
+    expect(rejected).toHaveTextContent("Numbers not taken");
+    const rows = within(rejected).getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      "12abNot a valid phone number",
+      "+447911123456Duplicate of an earlier number",
+    ]);
+    // all of them are shown: no "first n of m"
+    expect(within(rejected).queryByTestId("summary-rejected-count")).toBeNull();
+    expect(screen.getAllByTestId("summary-country").map((c) => c.textContent)).toEqual(["Guernsey (GG)", "China (CN)"]);
+  });
+
+  it("says when it shows only the first of the numbers not taken (Chinese)", async () => {
+    storage.setLang("zh");
+    const many = Array.from({ length: 50 }, (_, i) => ({ raw: `bad${i}`, reason: RejectReason.INVALID }));
+    show(result({ invalid: 1_200, duplicate: 34, rejected: many }));
+    expect(await screen.findByTestId("summary-rejected-count")).toHaveTextContent("显示前 50 个，共 1,234 个");
+    expect(screen.getAllByTestId("rejected-reason")[0]).toHaveTextContent("号码格式无效");
+    expect(screen.getAllByTestId("summary-country")[0]).toHaveTextContent("根西岛（GG）");
+  });
+
+  it("shows no list when every number was taken", async () => {
+    storage.setLang("en");
+    show(result({ invalid: 0, duplicate: 0, rejected: [] }));
+    await screen.findByTestId("task-summary");
+    expect(screen.queryByTestId("summary-rejected")).toBeNull();
+  });
+
+  it("labels authentication neutrally; its value says whether it allows sending", async () => {
+    storage.setLang("en");
+    const view = show(result());
+    const summary = await screen.findByTestId("task-summary");
+    expect(within(summary).getByText("Authentication")).toBeInTheDocument();
+    expect(screen.getByTestId("summary-auth")).toHaveTextContent("Authentication allows sending");
+    view.unmount();
+
+    show(result({ authenticationAllowed: false, authenticationReason: "identity not authenticated" }));
+    const blocked = await screen.findByTestId("task-summary");
+    expect(within(blocked).getByText("Authentication")).toBeInTheDocument();
+    expect(within(blocked).queryByText("Authentication allows sending")).toBeNull();
+    expect(screen.getByTestId("summary-auth")).toHaveTextContent("identity not authenticated");
+  });
+});
