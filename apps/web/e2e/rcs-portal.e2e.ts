@@ -138,7 +138,8 @@ describe("the RCS portal in Chromium", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, "customer", "Customer123");
     await page.getByTestId("rcs-balance").waitFor();
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth);
+    type Win = { document: { documentElement: { scrollWidth: number } } };
+    const overflow = () => page.evaluate(() => (globalThis as unknown as Win).document.documentElement.scrollWidth);
     expect(await overflow()).toBeLessThanOrEqual(390);
     await shot(page, "rcs-home-phone");
     await page.getByTestId("menu-open").click();
