@@ -163,6 +163,7 @@ describe("menus derived from the tree", () => {
       "app.rcs.task",
       "app.ws.task",
       "app.sms.task",
+      "app.search",
       "app.finance",
       "app.notice",
       "app.developer",

@@ -425,6 +425,64 @@ export type BatchReply = z.infer<typeof batchReply>;
 export const batchReplyList = z.object({ list: z.array(batchReply), total: z.number().int() });
 export type BatchReplyList = z.infer<typeof batchReplyList>;
 
+// ---------------------------------------------------------------- message search (one number across batches)
+
+/** Only the newest this many messages to a number are found (a test number may be in every batch of a tenant). */
+export const RECIPIENT_SEARCH_MAX = 1000;
+
+/**
+ * GET /batch/recipients/search: the messages sent to one number across the batches the caller may see, newest
+ * first. The number is read like a submission's (E.164, or "00" and national forms as the tenant's mode allows).
+ */
+export const recipientSearchQuery = paging.extend({
+  number: z.string().trim().min(1).max(32),
+  productCode: codeOf(Object.values(ProductCode)).optional(),
+});
+export type RecipientSearchQuery = z.infer<typeof recipientSearchQuery>;
+
+export const recipientSearchRow = z.object({
+  /** The recipient's id (BigInt as a decimal string). */
+  id: z.string(),
+  batchId: z.string(),
+  productCode: z.number().int(),
+  productName: z.string(),
+  /** 1 screening, 2 message sending */
+  taskType: z.number().int(),
+  batchStatus: z.number().int(),
+  /** The batch's customer. */
+  userId: z.number().int(),
+  user: z.string(),
+  phone: z.string(),
+  countryCode: z.string(),
+  sendResult: z.number().int(),
+  receiveResult: z.number().int(),
+  errorCode: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  /** The delivery report's time. */
+  receivedAt: z.string().nullable(),
+  readAt: z.string().nullable(),
+  fellBackToSms: z.boolean(),
+  /** When the batch was submitted. */
+  createdAt: z.string(),
+  /** Staff only (null for customers): the channel that carried it. */
+  channelId: z.number().int().nullable(),
+  channelName: z.string().nullable(),
+  /** A super admin looking across every tenant: the batch's tenant (null otherwise). */
+  tenantName: z.string().nullable(),
+});
+export type RecipientSearchRow = z.infer<typeof recipientSearchRow>;
+
+export const recipientSearchResult = z.object({
+  list: z.array(recipientSearchRow),
+  /** Messages found, at most RECIPIENT_SEARCH_MAX. */
+  total: z.number().int(),
+  /** More than RECIPIENT_SEARCH_MAX were found: only the newest are listed. */
+  capped: z.boolean(),
+  /** The number as searched (E.164). */
+  e164: z.string(),
+});
+export type RecipientSearchResult = z.infer<typeof recipientSearchResult>;
+
 // ---------------------------------------------------------------- developer API
 
 export const v1BatchParams = z.object({ id: bigId() });

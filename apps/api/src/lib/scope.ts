@@ -5,7 +5,7 @@
 //   agent:       itself and the customers it owns
 //   customer:    itself
 import { UserType } from "@switchboard/contracts";
-import type { Db, Prisma } from "@switchboard/db";
+import { type Db, Prisma } from "@switchboard/db";
 import type { Principal } from "../plugins/auth";
 import { AppError, notFound } from "./errors";
 
@@ -170,6 +170,11 @@ async function findUserIn<S extends Prisma.UserSelect>(
  *   customer:    its own
  */
 export function visibleBatchesWhere(p: Principal): Prisma.MessageBatchWhereInput {
+  return visibleBatchesScope(p);
+}
+
+/** The columns of message_batches that decide what the caller sees, and their values (all must match). */
+function visibleBatchesScope(p: Principal): { tenantId?: number; agentId?: number; userId?: number } {
   switch (p.type) {
     case UserType.SUPER_ADMIN:
       return tenantWhere(p);
@@ -180,6 +185,18 @@ export function visibleBatchesWhere(p: Principal): Prisma.MessageBatchWhereInput
     default:
       return { userId: p.userId };
   }
+}
+
+/**
+ * visibleBatchesWhere for raw SQL over message_batches aliased `alias` (a join the query builder cannot write, e.g.
+ * recipients by number across batches): the same columns and values, so both always agree.
+ */
+export function visibleBatchesSql(p: Principal, alias: string): Prisma.Sql {
+  if (!/^[a-z_]+$/.test(alias)) throw new Error(`visibleBatchesSql: bad alias ${alias}`);
+  const parts = Object.entries(visibleBatchesScope(p)).map(
+    ([column, value]) => Prisma.sql`${Prisma.raw(`${alias}."${column}"`)} = ${value}`,
+  );
+  return parts.length > 0 ? Prisma.join(parts, " AND ") : Prisma.sql`TRUE`;
 }
 
 /** A batch the caller may see, or 404 (missing, another tenant's, another agent's or customer's alike). */

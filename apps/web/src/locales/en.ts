@@ -103,6 +103,7 @@ export const en = {
   "route.app.consumeRecord": "Consume records",
   "route.app.notice": "Notice",
   "route.app.developer": "Developer settings",
+  "route.app.search": "Message search",
 
   // Back office
   "route.backend": "Back office",
@@ -124,6 +125,7 @@ export const en = {
   "route.backend.message.sending": "Sending",
   "route.backend.message.finished": "Send finished",
   "route.backend.message.detail": "Batch detail",
+  "route.backend.search": "Message search",
   "route.backend.finance": "Finance",
   "route.backend.finance.recharge": "Recharge",
   "route.backend.finance.deduct": "Deduct",

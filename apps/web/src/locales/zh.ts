@@ -100,6 +100,7 @@ export const zh = {
   "route.app.consumeRecord": "消费记录",
   "route.app.notice": "公告",
   "route.app.developer": "开发者设置",
+  "route.app.search": "消息搜索",
 
   // Back office
   "route.backend": "后台",
@@ -121,6 +122,7 @@ export const zh = {
   "route.backend.message.sending": "发送中",
   "route.backend.message.finished": "发送完成",
   "route.backend.message.detail": "批次详情",
+  "route.backend.search": "消息搜索",
   "route.backend.finance": "财务",
   "route.backend.finance.recharge": "充值",
   "route.backend.finance.deduct": "扣款",

@@ -154,6 +154,13 @@ export const routeTree: readonly RouteNode[] = [
         }),
       ),
       {
+        path: "search",
+        key: "app.search",
+        label: "route.app.search",
+        icon: "message",
+        page: () => import("../features/message-search/pages/MessageSearchPage"),
+      },
+      {
         path: "finance",
         key: "app.finance",
         label: "route.app.finance",
@@ -269,6 +276,13 @@ export const routeTree: readonly RouteNode[] = [
         ],
       },
       ...PRODUCTS.map(backendProductGroup),
+      {
+        path: "search",
+        key: "backend.search",
+        label: "route.backend.search",
+        icon: "message",
+        page: () => import("../features/message-search/pages/MessageSearchPage"),
+      },
       {
         path: "finance",
         key: "backend.finance",

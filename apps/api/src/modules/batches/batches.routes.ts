@@ -18,6 +18,8 @@ import {
   reachableSendBody,
   recipientList,
   recipientListQuery,
+  recipientSearchQuery,
+  recipientSearchResult,
   reviewPassBody,
   reviewRejectBody,
   sendableTemplate,
@@ -49,6 +51,7 @@ import {
 import { OutcomeSignal } from "./outcome-signal";
 import { preSubmit, preSubmitFile } from "./pre.service";
 import { sendToReachable } from "./reachable.service";
+import { searchRecipients } from "./search.service";
 import { submitBatch, submitFileBatch } from "./submit.service";
 import { cancelBatch, passReview, rejectReview, rescheduleBatch, terminateBatch } from "./transitions.service";
 
@@ -353,6 +356,22 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => listRecipients(prisma, principalOf(req), req.query),
+  );
+  app.get(
+    "/batch/recipients/search",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Messages to one number across the batches the caller may see (customers their own, agents their " +
+          "customers', admins the tenant's), newest first; the number is read to E.164 as a submission reads it",
+        querystring: recipientSearchQuery,
+        response: { 200: recipientSearchResult },
+      },
+    },
+    async (req) => searchRecipients(prisma, principalOf(req), req.query),
   );
   app.get(
     "/batch/replies",
