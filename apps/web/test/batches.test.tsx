@@ -110,6 +110,24 @@ describe("batch status tag", () => {
     expect(screen.getByTestId("batch-ingesting")).toHaveTextContent("Reading numbers");
   });
 
+  it("shows a file batch whose numbers are being read as importing with its progress, not under review", async () => {
+    renderInApp(
+      <>
+        <BatchStatusTag status={11} ingesting progress={30} />
+        <BatchStatusTag status={11} ingesting />
+        <BatchStatusTag status={11} />
+      </>,
+    );
+    const tags = await screen.findAllByTestId("batch-status");
+    expect(tags.map((t) => t.textContent)).toEqual(["导入中 30%", "导入中", "审核中"]);
+    // the server's status stays readable for the tests and tools that follow it
+    expect(tags[0]).toHaveAttribute("data-status", "11");
+    expect(tags[0]).toHaveAttribute("data-importing", "true");
+    expect(tags[2]).not.toHaveAttribute("data-importing");
+    // no second "reading numbers" tag beside "importing"
+    expect(screen.queryByTestId("batch-ingesting")).toBeNull();
+  });
+
   it("marks a screening batch (task type 1) as one", async () => {
     renderInApp(<BatchStatusTag status={22} taskType={1} />);
     expect(await screen.findByTestId("batch-screening-tag")).toHaveTextContent("号码筛查");
@@ -172,6 +190,30 @@ describe("progress", () => {
       state: "exception",
     });
     expect(progressOf(row({ status: 29, progress: 100 }))).toMatchObject({ percent: 0, state: "exception" });
+  });
+
+  it("a failed batch names its end in red, never a full green 'sent 2 / 2'", async () => {
+    expect(progressOf(row({ status: 24, sentCount: 2, validCount: 2, failedCount: 2, progress: 100 }))).toMatchObject({
+      phase: "ended",
+      done: 2,
+      total: 2,
+      failed: 2,
+      state: "exception",
+    });
+    renderInApp(
+      <BatchProgress batch={row({ status: 24, sentCount: 2, validCount: 2, failedCount: 2, progress: 100 })} />,
+    );
+    const bar = await screen.findByTestId("batch-progress");
+    expect(bar).toHaveAttribute("data-state", "exception");
+    expect(bar).toHaveTextContent("发送失败：已发送 2 / 2，失败 2");
+    expect(bar.querySelector(".ant-progress-status-exception")).not.toBeNull();
+    expect(bar.querySelector(".ant-progress-status-success")).toBeNull();
+  });
+
+  it("a batch that ended before sending anything says so", async () => {
+    storage.setLang("en");
+    renderInApp(<BatchProgress batch={row({ status: 13, progress: 100 })} />);
+    expect(await screen.findByTestId("batch-progress")).toHaveTextContent("Review rejected: nothing sent");
   });
 
   it("renders its label with separators", async () => {

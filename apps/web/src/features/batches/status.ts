@@ -48,14 +48,20 @@ export interface ProgressRowFields {
   totalCount: number;
   validCount: number;
   sentCount: number;
+  failedCount?: number;
   progress: number;
 }
 
 export interface ProgressInfo {
-  /** ingesting: numbers read of the file; sending: recipients sent of the valid ones. */
-  phase: "ingesting" | "sending";
+  /**
+   * ingesting: numbers read of the file; sending: recipients sent of the valid ones; ended: a batch that ended
+   * without sending everything well (rejected, terminated, failed, cancelled), whose progress names its end.
+   */
+  phase: "ingesting" | "sending" | "ended";
   done: number;
   total: number;
+  /** Recipients whose send failed (shown for an ended batch). */
+  failed: number;
   /** Whole percent, 0..100 (the server's own figure). */
   percent: number;
   /** antd Progress status. */
@@ -72,7 +78,7 @@ const FAILED_ENDS = new Set<number>([
 export function progressOf(b: ProgressRowFields): ProgressInfo {
   const percent = Math.max(0, Math.min(100, Math.round(b.progress)));
   if (b.ingesting) {
-    return { phase: "ingesting", done: b.ingestedCount, total: b.totalCount, percent, state: "active" };
+    return { phase: "ingesting", done: b.ingestedCount, total: b.totalCount, failed: 0, percent, state: "active" };
   }
   // A batch that ends without sending everything shows how far it got, not a full bar.
   const sentPercent = b.validCount > 0 ? Math.min(100, Math.floor((b.sentCount * 100) / b.validCount)) : 0;
@@ -80,11 +86,13 @@ export function progressOf(b: ProgressRowFields): ProgressInfo {
   if (b.status === BatchStatus.SENDING) state = "active";
   else if (b.status === BatchStatus.SEND_FINISHED) state = "success";
   else if (FAILED_ENDS.has(b.status)) state = "exception";
+  const ended = FAILED_ENDS.has(b.status);
   return {
-    phase: "sending",
+    phase: ended ? "ended" : "sending",
     done: b.sentCount,
     total: b.validCount,
-    percent: FAILED_ENDS.has(b.status) ? sentPercent : percent,
+    failed: b.failedCount ?? 0,
+    percent: ended ? sentPercent : percent,
     state,
   };
 }

@@ -65,7 +65,9 @@ function History({ batch }: { batch: BatchDetail }) {
       content: `${t("history.finished")} · ${formatTime(batch.finishedAt)}`,
     });
   }
-  items.push({ content: <BatchStatusTag status={batch.status} ingesting={batch.ingesting} /> });
+  items.push({
+    content: <BatchStatusTag status={batch.status} ingesting={batch.ingesting} progress={batch.progress} />,
+  });
   return <Timeline items={items} data-testid="batch-history" />;
 }
 
@@ -108,7 +110,12 @@ export function BatchDetailView({
           <Typography.Title level={4} style={{ margin: 0 }}>
             {t("detail.title", { id: batch.id })}
           </Typography.Title>
-          <BatchStatusTag status={batch.status} ingesting={batch.ingesting} taskType={batch.taskType} />
+          <BatchStatusTag
+            status={batch.status}
+            ingesting={batch.ingesting}
+            progress={batch.progress}
+            taskType={batch.taskType}
+          />
           <Typography.Text type="secondary">{batch.productName}</Typography.Text>
           {staff && <Typography.Text type="secondary">{batch.user}</Typography.Text>}
         </Space>

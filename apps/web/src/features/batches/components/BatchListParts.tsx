@@ -202,7 +202,7 @@ export function BatchTable({
       dataIndex: "status",
       key: "status",
       render: (status: number, row) => (
-        <BatchStatusTag status={status} ingesting={row.ingesting} taskType={row.taskType} />
+        <BatchStatusTag status={status} ingesting={row.ingesting} progress={row.progress} taskType={row.taskType} />
       ),
     },
     {
