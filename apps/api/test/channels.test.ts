@@ -491,15 +491,19 @@ describe("list, detail, status, default", () => {
 
 describe("test connection", () => {
   const test = async (id: number) =>
-    okCall<{ ok: boolean; detail: string; latencyMs: number }>("POST", "/channel/test", {
-      token: w.admin.token,
-      body: { id },
-    });
+    okCall<{ ok: boolean; reason: string; httpStatus: number | null; detail: string; latencyMs: number }>(
+      "POST",
+      "/channel/test",
+      {
+        token: w.admin.token,
+        body: { id },
+      },
+    );
 
   it("smpp: binds against the SMSC simulator; a wrong password and a dead port are reported", async () => {
     const ch = await create({ kind: "smpp", config: smppConfig() });
     const good = await test(ch.id);
-    expect(good.ok).toBe(true);
+    expect(good).toMatchObject({ ok: true, reason: "ok", httpStatus: null });
     expect(good.detail).toContain("bound as transceiver");
     expect(good.latencyMs).toBeGreaterThanOrEqual(0);
 
@@ -509,12 +513,12 @@ describe("test connection", () => {
       body: { id: ch.id, kind: "smpp", config: { ...rest, password: "wrong" } },
     });
     const refusedBind = await test(ch.id);
-    expect(refusedBind.ok).toBe(false);
+    expect(refusedBind).toMatchObject({ ok: false, reason: "credentials_refused" });
     expect(refusedBind.detail).toContain("refused");
 
     const dead = await create({ kind: "smpp", config: { ...smppConfig(), port: await deadPort() } });
     const down = await test(dead.id);
-    expect(down).toMatchObject({ ok: false });
+    expect(down).toMatchObject({ ok: false, reason: "connection_refused" });
     expect(down.detail).toContain("connection refused");
     // the outcome is reported, not stored as the channel's status
     expect((await t.prisma.channel.findUniqueOrThrow({ where: { id: dead.id } })).status).toBe(1);
@@ -576,24 +580,42 @@ describe("test connection", () => {
     const good = await test(ch.id);
     expect(good).toMatchObject({
       ok: true,
+      reason: "ok",
+      httpStatus: 400,
       detail: "the gateway answered HTTP 400 to an empty request: reachable, credentials not refused",
     });
     await okCall("POST", "/channel/edit", {
       token: w.admin.token,
       body: { id: ch.id, kind: "http", config: { ...httpConfig(), authSecret: "wrong-secret" } },
     });
-    expect(await test(ch.id)).toMatchObject({ ok: false, detail: "the gateway refused the credentials (HTTP 401)" });
+    expect(await test(ch.id)).toMatchObject({
+      ok: false,
+      reason: "credentials_refused",
+      httpStatus: 401,
+      detail: "the gateway refused the credentials (HTTP 401)",
+    });
     await okCall("POST", "/channel/edit", {
       token: w.admin.token,
       body: { id: ch.id, kind: "http", config: { ...httpConfig(), url: `${httpUrl}/nowhere` } },
     });
-    expect(await test(ch.id)).toMatchObject({ ok: false, detail: "the gateway has no such URL (HTTP 404)" });
+    expect(await test(ch.id)).toMatchObject({
+      ok: false,
+      reason: "not_found",
+      httpStatus: 404,
+      detail: "the gateway has no such URL (HTTP 404)",
+    });
+  });
+
+  it("http: a port kept for another protocol (9, discard) is named as such, and nothing is sent", async () => {
+    const ch = await create({ kind: "http", config: { ...httpConfig(), url: "http://127.0.0.1:9/send" } });
+    expect(await test(ch.id)).toMatchObject({ ok: false, reason: "bad_port", httpStatus: null });
   });
 
   it("reports a deadline and a refused connection instead of hanging or throwing", async () => {
     const slow = await probeHttp({ url: `${silentUrl}/x`, authType: "none" }, { timeoutMs: 200 });
     expect(slow.ok).toBe(false);
     expect(slow.detail).toBe(`no answer from ${new URL(silentUrl).host} within 200 ms`);
+    expect(slow.reason).toBe("timeout");
     expect(slow.latencyMs).toBeGreaterThanOrEqual(150);
     const port = await deadPort();
     const refusedConn = await probeWhatsapp({
@@ -602,14 +624,14 @@ describe("test connection", () => {
       phoneNumberId: "1",
       accessToken: "x",
     });
-    expect(refusedConn).toMatchObject({ ok: false });
+    expect(refusedConn).toMatchObject({ ok: false, reason: "connection_refused" });
     expect(refusedConn.detail).toContain("connection refused");
     const badPem = JSON.stringify({
       client_email: "x@example.com",
       private_key: "-----BEGIN PRIVATE KEY-----\nnot-a-key\n-----END PRIVATE KEY-----\n",
     });
     const unsignable = await probeRcs({ baseUrl: rcsUrl, tokenUrl: `${rcsUrl}/token`, serviceAccountKey: badPem });
-    expect(unsignable.ok).toBe(false);
+    expect(unsignable).toMatchObject({ ok: false, reason: "invalid_key" });
     expect(unsignable.detail).toMatch(/^the service-account private key cannot sign \(/);
     expect(unsignable.detail).not.toContain("not-a-key");
   });

@@ -4,6 +4,7 @@
 import { createHash, createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createEgressPolicy } from "@switchboard/channels";
 import {
   type DeveloperInfo,
   type NotifyModResult,
@@ -11,6 +12,7 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postCallback } from "../src/modules/developer/callback-sender";
 import { secretKeyHash, signCallback, verifyCallbackSignature } from "../src/modules/developer/callback-signature";
 import { ipAllowed, normalizeIpList, parseIpEntry } from "../src/modules/developer/ip-whitelist";
 import { type Account, get, makeAccount, makeWorld, post, type World } from "./accounts";
@@ -233,7 +235,7 @@ describe("POST /user/notify/mod", () => {
     const key = await refreshKey(c);
     const res = await post<NotifyModResult>(t, "/user/notify/mod", c.token, { notifyUrl: `${base}/ok`, test: true });
     expect(res.status).toBe(200);
-    expect(res.body.data.test).toMatchObject({ delivered: true, httpStatus: 200, error: null });
+    expect(res.body.data.test).toMatchObject({ delivered: true, httpStatus: 200, error: null, reason: "ok" });
     const got = received.findLast((r) => r.path === "/ok")!;
     const event = JSON.parse(got.body);
     expect(event).toMatchObject({ event: "test", data: { userId: c.id } });
@@ -251,12 +253,17 @@ describe("POST /user/notify/mod", () => {
     const c = await customer();
     await refreshKey(c);
     const fail = await post<NotifyModResult>(t, "/user/notify/mod", c.token, { notifyUrl: `${base}/fail`, test: true });
-    expect(fail.body.data.test).toMatchObject({ delivered: false, httpStatus: 500, error: "http_500" });
+    expect(fail.body.data.test).toMatchObject({
+      delivered: false,
+      httpStatus: 500,
+      error: "http_500",
+      reason: "server_error",
+    });
     const redirect = await post<NotifyModResult>(t, "/user/notify/mod", c.token, {
       notifyUrl: `${base}/redirect`,
       test: true,
     });
-    expect(redirect.body.data.test).toMatchObject({ delivered: false, httpStatus: 302 });
+    expect(redirect.body.data.test).toMatchObject({ delivered: false, httpStatus: 302, reason: "http_status" });
     // a port nothing listens on: bind one, note it, close it
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -266,7 +273,12 @@ describe("POST /user/notify/mod", () => {
       notifyUrl: `http://127.0.0.1:${port}/x`,
       test: true,
     });
-    expect(refused.body.data.test).toMatchObject({ delivered: false, httpStatus: null, error: "ECONNREFUSED" });
+    expect(refused.body.data.test).toMatchObject({
+      delivered: false,
+      httpStatus: null,
+      error: "ECONNREFUSED",
+      reason: "connection_refused",
+    });
     expect(await t.prisma.notifyAttempt.count({ where: { userId: c.id, event: "test" } })).toBe(3);
   });
 
@@ -274,7 +286,12 @@ describe("POST /user/notify/mod", () => {
     const c = await customer();
     await refreshKey(c);
     const res = await post<NotifyModResult>(t, "/user/notify/mod", c.token, { notifyUrl: `${base}/hang`, test: true });
-    expect(res.body.data.test).toMatchObject({ delivered: false, httpStatus: null, error: "timeout" });
+    expect(res.body.data.test).toMatchObject({
+      delivered: false,
+      httpStatus: null,
+      error: "timeout",
+      reason: "timeout",
+    });
     expect(res.body.data.test!.durationMs).toBeGreaterThanOrEqual(4_900);
     expect(res.body.data.test!.durationMs).toBeLessThan(8_000);
   }, 15_000);
@@ -307,6 +324,18 @@ describe("POST /user/notify/mod", () => {
       "field notifyUrl must be an http or https URL (without user name or password)",
     ],
     [{ notifyUrl: "not a url" }, "field notifyUrl must be an http or https URL (without user name or password)"],
+    [
+      { notifyUrl: "http://hooks.example.com:9/x" },
+      "field notifyUrl: port 9 cannot receive HTTP callbacks (it belongs to another protocol); use 80, 443 or your web server's port",
+    ],
+    [
+      { notifyUrl: "https://hooks.example.com:25/" },
+      "field notifyUrl: port 25 cannot receive HTTP callbacks (it belongs to another protocol); use 80, 443 or your web server's port",
+    ],
+    [
+      { notifyUrl: "http://hooks.example.com:0/x", test: true },
+      "field notifyUrl: port 0 cannot receive HTTP callbacks (it belongs to another protocol); use 80, 443 or your web server's port",
+    ],
     [{ notifyUrl: `https://example.com/${"a".repeat(1000)}` }, "field notifyUrl must be at most 1000 long"],
     [{ notifyUrl: 42 }, "field notifyUrl must be a string"],
     [{}, "field notifyUrl is required"],
@@ -317,9 +346,28 @@ describe("POST /user/notify/mod", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
   });
+
+  it("says why a port is refused in Chinese too, and keeps the URL saved before", async () => {
+    const c = await customer();
+    await post(t, "/user/notify/mod", c.token, { notifyUrl: `${base}/ok` });
+    const res = await post(t, "/user/notify/mod", c.token, { notifyUrl: "http://127.0.0.1:9/hook" }, { lang: "zh" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      "字段 notifyUrl 的端口 9 不能接收 HTTP 回调（保留给其他协议），请使用 80、443 或 Web 服务的端口",
+    );
+    expect((await t.prisma.user.findUniqueOrThrow({ where: { id: c.id } })).notifyUrl).toBe(`${base}/ok`);
+  });
+
+  it("sends nothing to a reserved port a URL saved before the rule may still name", async () => {
+    const outcome = await postCallback(
+      { url: "http://127.0.0.1:9/hook", body: "{}", headers: {} },
+      { timeoutMs: 1_000, egress: createEgressPolicy("127.0.0.1") },
+    );
+    expect(outcome).toMatchObject({ delivered: false, httpStatus: null, error: "bad_port" });
+  });
 });
 
-describe("callbacks to refused addresses (the egress policy without exceptions)", () => {
+describe("notify URLs on refused addresses (the egress policy without exceptions)", () => {
   let strict: TestContext;
   beforeAll(async () => {
     strict = await createTestApp({ EGRESS_ALLOW: "" });
@@ -333,15 +381,32 @@ describe("callbacks to refused addresses (the egress policy without exceptions)"
     ["a documentation address", () => "http://203.0.113.5/hook"],
     ["a benchmarking address", () => "http://198.18.0.1/hook"],
     ["an IPv4-mapped loopback", () => `${base.replace("127.0.0.1", "[::ffff:127.0.0.1]")}/ok`],
-  ])("refuses %s without sending anything, and records the attempt", async (_name, url) => {
+  ])("refuses %s when saved (400, translated), changing nothing and sending nothing", async (_name, url) => {
     const c = await makeAccount(strict, UserType.USER, w.tenantId);
     await post(strict, "/user/sk/refresh", c.token, undefined);
+    await strict.prisma.user.update({ where: { id: c.id }, data: { notifyUrl: "https://before.example.com/" } });
     const count = received.length;
     const res = await post<NotifyModResult>(strict, "/user/notify/mod", c.token, { notifyUrl: url(), test: true });
-    expect(res.status).toBe(200);
-    expect(res.body.data.test).toMatchObject({ delivered: false, httpStatus: null, error: "address_not_allowed" });
+    expect(res.status).toBe(400);
+    const host = new URL(url()).host;
+    expect(res.body.message).toBe(
+      `the notify URL's host ${host} is an internal or reserved address our servers never call`,
+    );
     expect(received.length).toBe(count);
-    expect(await strict.prisma.notifyAttempt.count({ where: { userId: c.id, error: "address_not_allowed" } })).toBe(1);
+    expect((await strict.prisma.user.findUniqueOrThrow({ where: { id: c.id } })).notifyUrl).toBe(
+      "https://before.example.com/",
+    );
+    expect(await strict.prisma.notifyAttempt.count({ where: { userId: c.id } })).toBe(0);
+    const zh = await post(strict, "/user/notify/mod", c.token, { notifyUrl: url() }, { lang: "zh" });
+    expect(zh.body.message).toBe(`回调地址 ${host} 指向内部或保留地址，平台不会向其发送回调`);
+  });
+
+  it("still refuses at delivery a URL that reaches a refused address (saved before, or a name re-pointed since)", async () => {
+    const outcome = await postCallback(
+      { url: `${base}/ok`, body: "{}", headers: {} },
+      { timeoutMs: 1_000, egress: createEgressPolicy("") },
+    );
+    expect(outcome).toMatchObject({ delivered: false, httpStatus: null, error: "address_not_allowed" });
   });
 });
 

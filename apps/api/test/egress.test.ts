@@ -194,7 +194,7 @@ describe("POST /channel/test and the egress policy", () => {
 });
 
 describe("the notify-URL test and the allow list's ports", () => {
-  it("delivers to an allowed address and port, refuses the same address on another port", async () => {
+  it("delivers to an allowed address and port, refuses the same address on another port when saved", async () => {
     let received = 0;
     const receiver = createHttpServer((_req, res) => {
       received++;
@@ -216,8 +216,14 @@ describe("the notify-URL test and the allow list's ports", () => {
         notifyUrl: `http://127.0.0.1:${open.port}/hook`,
         test: true,
       });
-      expect(otherPort.body.data.test).toMatchObject({ delivered: false, error: "address_not_allowed" });
+      expect({ status: otherPort.status, message: otherPort.body.message }).toEqual({
+        status: 400,
+        message: `the notify URL's host 127.0.0.1:${open.port} is an internal or reserved address our servers never call`,
+      });
       expect(open.connections()).toBe(0);
+      expect((await scoped.prisma.user.findUniqueOrThrow({ where: { id: c.id } })).notifyUrl).toBe(
+        `http://127.0.0.1:${port}/hook`,
+      );
     } finally {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));

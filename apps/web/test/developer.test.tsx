@@ -203,7 +203,7 @@ describe("notify URL", () => {
       "POST /user/notify/mod": {
         body: envelope({
           notifyUrl: "https://hooks.example.com/cb",
-          test: { delivered: false, httpStatus: 500, durationMs: 42, error: "http_500" },
+          test: { delivered: false, httpStatus: 500, durationMs: 42, error: "http_500", reason: "server_error" },
         }),
       },
     });
@@ -218,11 +218,59 @@ describe("notify URL", () => {
     await userEvent.type(input, "https://hooks.example.com/cb");
     await userEvent.click(screen.getByTestId("notify-test"));
     expect(await screen.findByTestId("notify-test-result")).toHaveTextContent(
-      "Test callback not delivered: http_500 (42 ms)",
+      "Test callback not delivered: The server answered with an error (HTTP 500) (42 ms)",
     );
+    expect(screen.queryByTestId("notify-test-detail")).not.toBeInTheDocument();
     expect(requests.find((r) => r.url.pathname === "/user/notify/mod")?.body).toMatchObject({
       notifyUrl: "https://hooks.example.com/cb",
       test: true,
     });
   });
+
+  it.each([
+    [
+      "en",
+      { error: "address_not_allowed", reason: "address_not_allowed" },
+      "Test callback not delivered: This is an internal or reserved address: the platform does not connect to it (0 ms)",
+      null,
+    ],
+    [
+      "en",
+      { error: "ECONNREFUSED", reason: "connection_refused" },
+      "Test callback not delivered: Connection refused: nothing listens on that port, or a firewall rejects it (0 ms)",
+      "Technical detail: ECONNREFUSED",
+    ],
+    [
+      "zh",
+      { error: "CERT_HAS_EXPIRED", reason: "tls_failed" },
+      "测试回调未送达：TLS 握手失败，请检查对方的 HTTPS 证书（0 毫秒）",
+      "技术信息：CERT_HAS_EXPIRED",
+    ],
+    ["zh", { error: "timeout", reason: "timeout" }, "测试回调未送达：对方在限定时间内没有响应（0 毫秒）", null],
+  ] as const)(
+    "says why a test was not delivered in the user's language (%s: %j)",
+    slow,
+    async (lang, why, text, detail) => {
+      mockFetch({
+        "POST /user/notify/mod": {
+          body: envelope({
+            notifyUrl: "https://hooks.example.com/cb",
+            test: { delivered: false, httpStatus: null, durationMs: 0, ...why },
+          }),
+        },
+      });
+      storage.setLang(lang);
+      renderRoutes(
+        [{ path: "/", element: <App>{<NotifyUrlForm initial="https://hooks.example.com/cb" hasKey />}</App> }],
+        "/",
+      );
+      await userEvent.click(screen.getByTestId("notify-test"));
+      expect(await screen.findByTestId("notify-test-reason")).toHaveTextContent(text);
+      if (detail) expect(screen.getByTestId("notify-test-detail")).toHaveTextContent(detail);
+      else expect(screen.queryByTestId("notify-test-detail")).not.toBeInTheDocument();
+      expect(screen.getByTestId("notify-test-result").textContent).not.toMatch(
+        /address_not_allowed|connection_refused/,
+      );
+    },
+  );
 });

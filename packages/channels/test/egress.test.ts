@@ -236,11 +236,13 @@ describe("SMPP probe", () => {
     const onClosed = await probeSmpp(smppConfig("127.0.0.1", closed), { egress });
     expect(onOpen).toEqual({
       ok: false,
+      reason: "address_not_allowed",
       detail: `address not allowed by the egress policy (127.0.0.1:${open.port})`,
       egressRefused: `127.0.0.1:${open.port}`,
     });
     expect(onClosed).toEqual({
       ok: false,
+      reason: "address_not_allowed",
       detail: `address not allowed by the egress policy (127.0.0.1:${closed})`,
       egressRefused: `127.0.0.1:${closed}`,
     });
@@ -266,7 +268,11 @@ describe("SMPP probe", () => {
     const result = await probeSmpp(smppConfig("127.0.0.1", postgres.port), {
       egress: createEgressPolicy(`127.0.0.1:${postgres.port}`),
     });
-    expect(result).toEqual({ ok: false, detail: `the peer at 127.0.0.1:${postgres.port} did not speak SMPP` });
+    expect(result).toEqual({
+      ok: false,
+      reason: "not_smpp",
+      detail: `the peer at 127.0.0.1:${postgres.port} did not speak SMPP`,
+    });
     expect(postgres.connections()).toBe(1);
   });
 
@@ -338,6 +344,7 @@ describe("HTTP probes and the undici agent", () => {
     const result = await probeHttp({ url: url(), authType: "none" }, { egress: createEgressPolicy() });
     expect(result).toMatchObject({
       ok: false,
+      reason: "address_not_allowed",
       detail: `address not allowed by the egress policy (${where()})`,
       egressRefused: where(),
     });

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { activeStatusCode, codeInQuery, countryCodeList, countryScopeCode, requireCodesForScope } from "./catalog";
 import { ActiveStatus, ChannelKind, CountryScope, InterfaceAction, ProductCode } from "./codes";
-import { id, paging, text } from "./common";
+import { acrossTenants, id, paging, text } from "./common";
+import { CONNECTION_REASONS } from "./connection-test";
 
 /** The channel code each kind carries: SMPP and generic HTTP are SMS providers. */
 export const KIND_PRODUCT_CODE: Record<ChannelKind, ProductCode> = {
@@ -214,6 +215,7 @@ export const channelItem = z.object({
   routeCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  ...acrossTenants,
 });
 export type ChannelItem = z.infer<typeof channelItem>;
 
@@ -239,7 +241,11 @@ export type ChannelDefaultBody = z.infer<typeof channelDefaultBody>;
 
 export const channelTestResult = z.object({
   ok: z.boolean(),
-  /** What happened, in the provider's terms (never a credential). */
+  /** Why, as a code clients translate (CONNECTION_REASONS). */
+  reason: z.enum(CONNECTION_REASONS),
+  /** The provider's HTTP status when the reason is about one (credentials_refused, not_found, http_status...). */
+  httpStatus: z.number().int().nullable(),
+  /** What happened, in the provider's terms, in English (never a credential): secondary text for debugging. */
   detail: z.string(),
   latencyMs: z.number().int(),
 });

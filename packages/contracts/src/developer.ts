@@ -1,5 +1,6 @@
 // A customer's developer settings: secret key, IP whitelist, notify (callback) URL and the API switch.
 import { z } from "zod";
+import { BAD_PORTS, CONNECTION_REASONS, portOfUrl } from "./connection-test";
 
 /** Secret keys look like "sk_<43 base64url characters>"; the first 8 characters are kept to tell keys apart. */
 export const SECRET_KEY_PREFIX = "sk_";
@@ -26,7 +27,7 @@ export type IpModBody = z.infer<typeof ipModBody>;
 export const ipModResult = z.object({ ipWhitelist: z.array(z.string()) });
 export type IpModResult = z.infer<typeof ipModResult>;
 
-/** An http(s) URL without credentials in it; "" clears the setting. */
+/** An http(s) URL without credentials in it, on a port HTTP can be called on (not BAD_PORTS); "" clears it. */
 export const notifyUrl = z
   .string()
   .trim()
@@ -39,7 +40,16 @@ export const notifyUrl = z
       return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password && u.hostname !== "";
     },
     { params: { i18n: "developer.notify_url_invalid" } },
-  );
+  )
+  .superRefine((v, ctx) => {
+    if (v === "" || !URL.canParse(v)) return;
+    const u = new URL(v);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return; // refused above
+    const port = portOfUrl(u);
+    if (BAD_PORTS.has(port)) {
+      ctx.addIssue({ code: "custom", message: "bad port", params: { i18n: "developer.notify_url_bad_port", port } });
+    }
+  });
 
 export const notifyModBody = z.object({
   notifyUrl,
@@ -55,6 +65,8 @@ export const notifyTestResult = z.object({
   durationMs: z.number().int(),
   /** Why it was not delivered (timeout, connection refused, refused address...), null when delivered. */
   error: z.string().nullable(),
+  /** The same as a code clients translate (CONNECTION_REASONS): "ok" when delivered. */
+  reason: z.enum(CONNECTION_REASONS),
 });
 export type NotifyTestResult = z.infer<typeof notifyTestResult>;
 

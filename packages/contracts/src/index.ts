@@ -6,6 +6,7 @@ export * from "./catalog";
 export * from "./channels";
 export * from "./codes";
 export * from "./common";
+export * from "./connection-test";
 export * from "./dashboard";
 export * from "./developer";
 export * from "./finance";

@@ -2,7 +2,14 @@
 // with the configured authentication. A gateway's send URL rarely answers an empty request with 200, so the
 // verdict is about reachability and credentials: any answer that is not an authentication refusal, a missing
 // URL or a server error counts as reachable.
-import { elapsedSince, failedProbe, type ProbeOptions, type ProbeResult, probeRequest } from "./request";
+import {
+  elapsedSince,
+  failedProbe,
+  type ProbeOptions,
+  type ProbeResult,
+  probeRequest,
+  reasonOfStatus,
+} from "./request";
 
 export interface HttpProbeConfig {
   url: string;
@@ -37,13 +44,24 @@ export async function probeHttp(config: HttpProbeConfig, opts: ProbeOptions = {}
   const latencyMs = elapsedSince(startedAt);
   if ("error" in answer) return failedProbe(answer, latencyMs);
   const { status } = answer;
-  if (status === 401 || status === 403)
-    return { ok: false, detail: `the gateway refused the credentials (HTTP ${status})`, latencyMs };
-  if (status === 404) return { ok: false, detail: "the gateway has no such URL (HTTP 404)", latencyMs };
-  if (status >= 500)
-    return { ok: false, detail: `the gateway answered with a server error (HTTP ${status})`, latencyMs };
+  const failed = (detail: string): ProbeResult => ({
+    ok: false,
+    reason: reasonOfStatus(status),
+    httpStatus: status,
+    detail,
+    latencyMs,
+  });
+  if (status === 401 || status === 403) return failed(`the gateway refused the credentials (HTTP ${status})`);
+  if (status === 404) return failed("the gateway has no such URL (HTTP 404)");
+  if (status >= 500) return failed(`the gateway answered with a server error (HTTP ${status})`);
   if (status >= 400 && status !== 400 && status !== 405 && status !== 422)
-    return { ok: false, detail: `the gateway answered HTTP ${status}`, latencyMs };
+    return failed(`the gateway answered HTTP ${status}`);
   const note = status >= 400 ? " to an empty request: reachable, credentials not refused" : "";
-  return { ok: true, detail: `the gateway answered HTTP ${status}${note}`, latencyMs };
+  return {
+    ok: true,
+    reason: "ok",
+    httpStatus: status,
+    detail: `the gateway answered HTTP ${status}${note}`,
+    latencyMs,
+  };
 }

@@ -3,12 +3,17 @@
 //
 // Failures are described from our side only (a timeout, an error code): nothing the far side sent is quoted,
 // since the URL is a tenant admin's input and its answer could be any internal service's reply.
+import { BAD_PORTS, type ConnectionReason, portOfUrl, reasonOfErrorCode } from "@switchboard/contracts";
 import { fetch as undiciFetch } from "undici";
 import { EGRESS_REFUSED_DETAIL, type EgressPolicy, egressAgent, isEgressRefused } from "../egress";
 
 /** What every connection test reports. */
 export interface ProbeResult {
   ok: boolean;
+  /** Why, as a code the clients translate. */
+  reason: ConnectionReason;
+  /** The provider's HTTP status the verdict rests on, when there was one. */
+  httpStatus?: number;
   /** What happened, in the provider's terms; never a credential, never the far side's raw answer. */
   detail: string;
   latencyMs: number;
@@ -29,11 +34,18 @@ export const PROBE_TIMEOUT_MS = 10_000;
 /** Provider answers are small; a larger body is cut rather than read into memory. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-export type ProbeAnswer = { status: number; body: string } | { error: string; egressRefused?: string };
+export type ProbeFailure = { error: string; reason: ConnectionReason; egressRefused?: string };
+export type ProbeAnswer = { status: number; body: string } | ProbeFailure;
 
 export async function probeRequest(url: string, init: RequestInit, opts: ProbeOptions = {}): Promise<ProbeAnswer> {
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
   const where = new URL(url).host;
+  if (BAD_PORTS.has(portOfUrl(new URL(url)))) {
+    return {
+      error: `${where}: the port is reserved for another protocol, no HTTP request is made to it`,
+      reason: "bad_port",
+    };
+  }
   // A dispatcher of its own per request: a test connects once, and no idle socket outlives it.
   const agent = opts.egress ? egressAgent(opts.egress) : undefined;
   // redirect "manual": a test reports what the configured URL answers, it does not wander elsewhere
@@ -44,17 +56,19 @@ export async function probeRequest(url: string, init: RequestInit, opts: ProbeOp
       : await (opts.fetch ?? fetch)(url, request);
     return { status: res.status, body: await readLimited(res) };
   } catch (err) {
-    if (isEgressRefused(err)) return { error: `${EGRESS_REFUSED_DETAIL} (${where})`, egressRefused: where };
-    return { error: describeFetchError(err, where, timeoutMs) };
+    if (isEgressRefused(err))
+      return { error: `${EGRESS_REFUSED_DETAIL} (${where})`, reason: "address_not_allowed", egressRefused: where };
+    return describeFetchError(err, where, timeoutMs);
   } finally {
     void agent?.destroy().catch(() => {});
   }
 }
 
 /** A failed answer as the probe's result, keeping the egress refusal visible to the caller. */
-export function failedProbe(answer: { error: string; egressRefused?: string }, latencyMs: number): ProbeResult {
+export function failedProbe(answer: ProbeFailure, latencyMs: number): ProbeResult {
   return {
     ok: false,
+    reason: answer.reason,
     detail: answer.error,
     latencyMs,
     ...(answer.egressRefused === undefined ? {} : { egressRefused: answer.egressRefused }),
@@ -76,30 +90,44 @@ async function readLimited(res: Response): Promise<string> {
   return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString("utf8");
 }
 
-function describeFetchError(err: unknown, where: string, timeoutMs: number): string {
+/** A verdict on an HTTP answer's status: credentials refused, no such URL, a server error, another status. */
+export function reasonOfStatus(status: number): ConnectionReason {
+  if (status === 401 || status === 403) return "credentials_refused";
+  if (status === 404) return "not_found";
+  if (status >= 500) return "server_error";
+  return "http_status";
+}
+
+function describeFetchError(err: unknown, where: string, timeoutMs: number): ProbeFailure {
   const e = err as { name?: string; cause?: { code?: string; name?: string } };
-  if (e.name === "TimeoutError" || e.name === "AbortError") return `no answer from ${where} within ${timeoutMs} ms`;
+  if (e.name === "TimeoutError" || e.name === "AbortError")
+    return { error: `no answer from ${where} within ${timeoutMs} ms`, reason: "timeout" };
   const code = e.cause?.code;
+  const reason = reasonOfErrorCode(code);
+  const failure = (error: string, r: ConnectionReason = reason): ProbeFailure => ({ error, reason: r });
   switch (code) {
     case "ECONNREFUSED":
-      return `connection refused by ${where} (nothing listening, or a firewall rejects us)`;
+      return failure(`connection refused by ${where} (nothing listening, or a firewall rejects us)`);
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return `host ${where} could not be resolved (${code})`;
+      return failure(`host ${where} could not be resolved (${code})`);
     case "ECONNRESET":
-      return `connection to ${where} was reset by the peer`;
+      return failure(`connection to ${where} was reset by the peer`);
     case "ETIMEDOUT":
     case "EHOSTUNREACH":
     case "ENETUNREACH":
-      return `${where} is unreachable (${code})`;
+      return failure(`${where} is unreachable (${code})`);
     default:
       // Only codes (ours or node's), never a message: a parser error's text can carry the bytes it choked on.
-      if (e.cause?.name === "HTTPParserError") return `${where} did not answer like an HTTP server`;
-      if (code === undefined || !/^[A-Z][A-Z0-9_]{0,63}$/.test(code)) return `request to ${where} failed`;
-      if (code.startsWith("ERR_TLS") || code.includes("CERT")) return `TLS handshake with ${where} failed (${code})`;
-      if (code.startsWith("HPE_")) return `${where} did not answer like an HTTP server (${code})`;
-      if (code === "UND_ERR_SOCKET") return `connection to ${where} was closed before an answer`;
-      return `request to ${where} failed (${code})`;
+      if (e.cause?.name === "HTTPParserError")
+        return failure(`${where} did not answer like an HTTP server`, "not_http");
+      if (code === undefined || !/^[A-Z][A-Z0-9_]{0,63}$/.test(code))
+        return failure(`request to ${where} failed`, "request_failed");
+      if (code.startsWith("ERR_TLS") || code.includes("CERT"))
+        return failure(`TLS handshake with ${where} failed (${code})`);
+      if (code.startsWith("HPE_")) return failure(`${where} did not answer like an HTTP server (${code})`);
+      if (code === "UND_ERR_SOCKET") return failure(`connection to ${where} was closed before an answer`);
+      return failure(`request to ${where} failed (${code})`);
   }
 }
 

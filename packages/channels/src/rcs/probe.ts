@@ -4,6 +4,7 @@
 //   2. the access token is presented to the API ({baseUrl}/v1/brands): 401/403 there mean the API refuses it.
 // Step 1 proves the key is genuine and active; step 2 that the API host answers and does not refuse the token.
 import { createSign } from "node:crypto";
+import type { ConnectionReason } from "@switchboard/contracts";
 import {
   elapsedSince,
   failedProbe,
@@ -12,6 +13,7 @@ import {
   type ProbeOptions,
   type ProbeResult,
   probeRequest,
+  reasonOfStatus,
   shorten,
 } from "../http/request";
 
@@ -76,15 +78,25 @@ function apiError(status: number, body: string): string {
 
 export async function probeRcs(config: RcsProbeConfig, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const startedAt = performance.now();
-  const fail = (detail: string): ProbeResult => ({ ok: false, detail, latencyMs: elapsedSince(startedAt) });
+  const fail = (reason: ConnectionReason, detail: string, httpStatus?: number): ProbeResult => ({
+    ok: false,
+    reason,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
+    detail,
+    latencyMs: elapsedSince(startedAt),
+  });
   const key = parseServiceAccountKey(config.serviceAccountKey);
-  if (!key) return fail("the service-account key is not a JSON key file with client_email and private_key");
+  if (!key)
+    return fail("invalid_key", "the service-account key is not a JSON key file with client_email and private_key");
   let assertion: string;
   try {
     assertion = serviceAccountAssertion(key, config.tokenUrl);
   } catch (err) {
     // a malformed PEM: say so without echoing any of the key
-    return fail(`the service-account private key cannot sign (${(err as { code?: string }).code ?? "invalid key"})`);
+    return fail(
+      "invalid_key",
+      `the service-account private key cannot sign (${(err as { code?: string }).code ?? "invalid key"})`,
+    );
   }
 
   const token = await probeRequest(
@@ -97,10 +109,14 @@ export async function probeRcs(config: RcsProbeConfig, opts: ProbeOptions = {}):
     opts,
   );
   if ("error" in token) return failedProbe(token, elapsedSince(startedAt));
-  if (token.status !== 200) return fail(oauthError(token.status, token.body));
+  // OAuth refuses a key with 400 (invalid_grant) or 401: either way the credentials.
+  if (token.status !== 200) {
+    const reason = token.status === 400 ? "credentials_refused" : reasonOfStatus(token.status);
+    return fail(reason, oauthError(token.status, token.body), token.status);
+  }
   const accessToken = jsonOf(token.body)?.access_token;
   if (typeof accessToken !== "string" || accessToken === "")
-    return fail("the token endpoint answered without an access_token");
+    return fail("bad_answer", "the token endpoint answered without an access_token");
 
   const api = await probeRequest(
     joinUrl(config.baseUrl, "v1/brands"),
@@ -115,13 +131,18 @@ export async function probeRcs(config: RcsProbeConfig, opts: ProbeOptions = {}):
   if (api.status === 404) {
     return {
       ok: true,
+      reason: "ok",
+      httpStatus: 404,
       detail: `${authenticated}; ${host} did not refuse the access token (no brands listing there, HTTP 404)`,
       latencyMs: elapsedSince(startedAt),
     };
   }
-  if (api.status < 200 || api.status >= 300) return fail(apiError(api.status, api.body));
+  if (api.status < 200 || api.status >= 300)
+    return fail(reasonOfStatus(api.status), apiError(api.status, api.body), api.status);
   return {
     ok: true,
+    reason: "ok",
+    httpStatus: api.status,
     detail: `${authenticated}; ${host} accepted the access token`,
     latencyMs: elapsedSince(startedAt),
   };

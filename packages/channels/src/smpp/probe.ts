@@ -3,6 +3,7 @@
 //
 // The host is a tenant admin's input, so the peer may be any service at all: what it sent is never quoted (a
 // stream that is not SMPP is "did not speak SMPP"), only SMPP's own fields of a real bind response are.
+import { type ConnectionReason, reasonOfErrorCode } from "@switchboard/contracts";
 import smpp from "smpp";
 import { EGRESS_REFUSED_DETAIL, type EgressPolicy, isEgressRefused } from "../egress";
 import type { SmppConfig } from "./config";
@@ -18,6 +19,8 @@ export interface SmppProbeOptions {
 
 export interface SmppProbeResult {
   ok: boolean;
+  /** Why, as a code the clients translate. */
+  reason: ConnectionReason;
   detail: string;
   /** Set when the egress policy refused the connection: host:port, nothing was sent. */
   egressRefused?: string;
@@ -31,12 +34,17 @@ export async function probeSmpp(config: SmppConfig, opts: SmppProbeOptions = {})
     if (!result.ok) return result;
     details.push(result.detail);
   }
-  return { ok: true, detail: details.join("; ") };
+  return { ok: true, reason: "ok", detail: details.join("; ") };
 }
 
 function bindOnce(config: SmppConfig, role: BindRole, egress: EgressPolicy | undefined): Promise<SmppProbeResult> {
   const where = `${config.host}:${config.port}`;
-  const refused: SmppProbeResult = { ok: false, detail: `${EGRESS_REFUSED_DETAIL} (${where})`, egressRefused: where };
+  const refused: SmppProbeResult = {
+    ok: false,
+    reason: "address_not_allowed",
+    detail: `${EGRESS_REFUSED_DETAIL} (${where})`,
+    egressRefused: where,
+  };
   if (egress && !egress.precheck(config.host, config.port)) return Promise.resolve(refused);
   return new Promise((resolve) => {
     let settled = false;
@@ -46,15 +54,15 @@ function bindOnce(config: SmppConfig, role: BindRole, egress: EgressPolicy | und
       port: config.port,
       ...(egress ? { lookup: egress.lookup(config.port) } : {}),
     });
-    const finish = (ok: boolean, detail: string) => {
+    const finish = (reason: ConnectionReason, detail: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ok, detail });
+      resolve({ ok: reason === "ok", reason, detail });
     };
     const timer = setTimeout(() => {
       const waitingFor = connected ? `bind_${role}_resp` : "the TCP connection";
-      finish(false, `timed out after ${config.bindTimeoutMs} ms waiting for ${waitingFor} from ${where}`);
+      finish("timeout", `timed out after ${config.bindTimeoutMs} ms waiting for ${waitingFor} from ${where}`);
       session.destroy();
     }, config.bindTimeoutMs);
 
@@ -68,10 +76,10 @@ function bindOnce(config: SmppConfig, role: BindRole, egress: EgressPolicy | und
         }
         return;
       }
-      finish(false, describeSocketError(err, where));
+      finish(...describeSocketError(err, where));
       session.destroy(); // a peer that sent garbage may keep the socket open
     });
-    session.on("close", () => finish(false, `connection to ${where} closed before bind_${role}_resp`));
+    session.on("close", () => finish("closed_early", `connection to ${where} closed before bind_${role}_resp`));
     session.on("connect", () => {
       connected = true;
       const bind = new smpp.PDU(`bind_${role}`, {
@@ -85,13 +93,13 @@ function bindOnce(config: SmppConfig, role: BindRole, egress: EgressPolicy | und
           const { code } = smppStatus(resp.command_status);
           const hex = `0x${resp.command_status.toString(16).padStart(2, "0")}`;
           finish(
-            false,
+            "credentials_refused",
             `bind_${role} refused by ${where}: ${code} (${hex}); check system_id, password and IP allow-list`,
           );
           session.destroy();
           return;
         }
-        finish(true, `bound as ${role} to ${where} (SMSC system_id "${printable(resp.system_id ?? "", 16)}")`);
+        finish("ok", `bound as ${role} to ${where} (SMSC system_id "${printable(resp.system_id ?? "", 16)}")`);
         const grace = setTimeout(() => session.destroy(), UNBIND_WAIT_MS);
         session.socket.once("close", () => clearTimeout(grace));
         session.send(new smpp.PDU("unbind"), () => session.close());
@@ -110,21 +118,23 @@ function printable(text: string, max: number): string {
  * sent (the smpp package's "PDU length was too large (<the peer's first four bytes>...)"), so it is described,
  * never quoted.
  */
-function describeSocketError(err: NodeJS.ErrnoException, where: string): string {
-  if (err.code === undefined || !/^E[A-Z0-9_]{1,31}$/.test(err.code)) return `the peer at ${where} did not speak SMPP`;
+function describeSocketError(err: NodeJS.ErrnoException, where: string): [ConnectionReason, string] {
+  if (err.code === undefined || !/^E[A-Z0-9_]{1,31}$/.test(err.code))
+    return ["not_smpp", `the peer at ${where} did not speak SMPP`];
+  const reason = reasonOfErrorCode(err.code);
   switch (err.code) {
     case "ECONNREFUSED":
-      return `connection refused by ${where} (nothing listening, or a firewall rejects us)`;
+      return [reason, `connection refused by ${where} (nothing listening, or a firewall rejects us)`];
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return `host of ${where} could not be resolved (${err.code})`;
+      return [reason, `host of ${where} could not be resolved (${err.code})`];
     case "ETIMEDOUT":
     case "EHOSTUNREACH":
     case "ENETUNREACH":
-      return `${where} is unreachable (${err.code})`;
+      return [reason, `${where} is unreachable (${err.code})`];
     case "ECONNRESET":
-      return `connection to ${where} was reset by the peer`;
+      return [reason, `connection to ${where} was reset by the peer`];
     default:
-      return `connection to ${where} failed (${err.code})`;
+      return [reason, `connection to ${where} failed (${err.code})`];
   }
 }

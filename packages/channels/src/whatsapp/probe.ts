@@ -9,6 +9,7 @@ import {
   type ProbeOptions,
   type ProbeResult,
   probeRequest,
+  reasonOfStatus,
   shorten,
 } from "../http/request";
 
@@ -41,12 +42,23 @@ export async function probeWhatsapp(config: WhatsappProbeConfig, opts: ProbeOpti
   );
   const latencyMs = elapsedSince(startedAt);
   if ("error" in answer) return failedProbe(answer, latencyMs);
-  if (answer.status !== 200) return { ok: false, detail: graphError(answer.status, answer.body), latencyMs };
+  if (answer.status !== 200) {
+    const { status } = answer;
+    return {
+      ok: false,
+      reason: reasonOfStatus(status),
+      httpStatus: status,
+      detail: graphError(status, answer.body),
+      latencyMs,
+    };
+  }
   const phone = jsonOf(answer.body);
   const name = typeof phone?.verified_name === "string" ? ` "${shorten(phone.verified_name, 100)}"` : "";
   const number = typeof phone?.display_phone_number === "string" ? ` ${shorten(phone.display_phone_number, 32)}` : "";
   return {
     ok: true,
+    reason: "ok",
+    httpStatus: 200,
     detail: `phone number ${config.phoneNumberId}${number}${name} is reachable with this token`,
     latencyMs,
   };

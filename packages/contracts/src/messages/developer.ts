@@ -10,6 +10,14 @@ export const developerMessages = {
     zh: "字段 {field} 应为 http 或 https 地址（不含用户名和密码）",
     en: "field {field} must be an http or https URL (without user name or password)",
   },
+  "developer.notify_url_bad_port": {
+    zh: "字段 {field} 的端口 {port} 不能接收 HTTP 回调（保留给其他协议），请使用 80、443 或 Web 服务的端口",
+    en: "field {field}: port {port} cannot receive HTTP callbacks (it belongs to another protocol); use 80, 443 or your web server's port",
+  },
+  "developer.notify_url_not_allowed": {
+    zh: "回调地址 {host} 指向内部或保留地址，平台不会向其发送回调",
+    en: "the notify URL's host {host} is an internal or reserved address our servers never call",
+  },
   "developer.notify_nothing_to_test": {
     zh: "请先填写回调地址再测试",
     en: "give a notify URL to test",

@@ -28,7 +28,7 @@ async function testSmpp(
   config: SmppChannelConfig,
   secrets: ChannelSecrets,
   egress: EgressPolicy,
-): Promise<ChannelTestResult & { egressRefused?: string }> {
+): Promise<Omit<ChannelTestResult, "httpStatus"> & { egressRefused?: string }> {
   const startedAt = performance.now();
   const outcome = await probeSmpp(smppConfigSchema.parse(smppSessionConfig(config, secrets)), { egress });
   return { ...outcome, latencyMs: Math.round(performance.now() - startedAt) };
@@ -43,7 +43,7 @@ export async function testConnection(
 ): Promise<ChannelTestResult> {
   const { egressRefused, ...result } = await probe(kind, config, secrets, egress);
   if (egressRefused !== undefined) throw badRequest("channel.egress_refused", { host: egressRefused });
-  return result;
+  return { ...result, httpStatus: result.httpStatus ?? null };
 }
 
 async function probe(
@@ -51,7 +51,7 @@ async function probe(
   config: PublicConfig,
   secrets: ChannelSecrets,
   egress: EgressPolicy,
-): Promise<ChannelTestResult & { egressRefused?: string }> {
+): Promise<Omit<ChannelTestResult, "httpStatus"> & { httpStatus?: number; egressRefused?: string }> {
   switch (kind) {
     case "smpp":
       return testSmpp(config as SmppChannelConfig, secrets, egress);

@@ -8,6 +8,7 @@
 import http from "node:http";
 import https from "node:https";
 import { type EgressPolicy, isEgressRefused } from "@switchboard/channels";
+import { BAD_PORTS, portOfUrl } from "@switchboard/contracts";
 
 export interface CallbackRequest {
   url: string;
@@ -24,7 +25,10 @@ export interface CallbackOutcome {
   delivered: boolean;
   httpStatus: number | null;
   durationMs: number;
-  /** Short machine-readable reason when not delivered: timeout, address_not_allowed, ECONNREFUSED, http_500... */
+  /**
+   * Short machine-readable reason when not delivered: timeout, address_not_allowed, bad_port, ECONNREFUSED,
+   * http_500... (reasonOfCallbackError reads it as a translatable reason).
+   */
   error: string | null;
 }
 
@@ -42,7 +46,9 @@ export async function postCallback(req: CallbackRequest, opts: CallbackOptions):
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(req.url);
-  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  const port = portOfUrl(url);
+  // A URL saved before the notify URL rules refused these ports: nothing is sent there either.
+  if (BAD_PORTS.has(port)) return { delivered: false, httpStatus: null, durationMs: elapsed(), error: "bad_port" };
   if (!opts.egress.precheck(url.hostname, port)) {
     return { delivered: false, httpStatus: null, durationMs: elapsed(), error: "address_not_allowed" };
   }

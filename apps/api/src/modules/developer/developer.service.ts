@@ -1,13 +1,16 @@
 // A customer's developer settings, for itself only: secret key, IP whitelist, notify URL (with a signed test
 // delivery) and the API switch.
 import { randomBytes, randomUUID } from "node:crypto";
-import { createEgressPolicy } from "@switchboard/channels";
+import { isIP } from "node:net";
+import { createEgressPolicy, type EgressPolicy, isEgressRefused } from "@switchboard/channels";
 import {
   CALLBACK_SIGNATURE_HEADER,
   type DeveloperInfo,
   type NotifyModBody,
   type NotifyModResult,
   type NotifyTestResult,
+  portOfUrl,
+  reasonOfCallbackError,
   SECRET_KEY_PREFIX,
   SECRET_KEY_SHOWN_PREFIX_LENGTH,
   type SecretKeyRefreshResult,
@@ -22,6 +25,8 @@ import { normalizeIpList } from "./ip-whitelist";
 
 /** How long the receiver of a test callback has to answer. */
 export const NOTIFY_TEST_TIMEOUT_MS = 5_000;
+/** How long saving a notify URL waits for its host name to resolve (the egress check); then it is accepted. */
+export const NOTIFY_URL_LOOKUP_MS = 3_000;
 
 /** Updates the caller's own row, conditional on it being live; returns the selected fields. */
 async function updateSelf<S extends Prisma.UserSelect>(
@@ -92,7 +97,26 @@ async function sendTest(deps: Deps, p: Principal, url: string, keyHash: string, 
       durationMs: outcome.durationMs,
     },
   });
-  return outcome;
+  return { ...outcome, reason: reasonOfCallbackError(outcome.error) };
+}
+
+/**
+ * Whether the egress policy lets callbacks reach this URL's host: a literal IP is judged as it stands, a name by
+ * what it resolves to now. A name that does not resolve (yet), or not within NOTIFY_URL_LOOKUP_MS, is accepted:
+ * the policy judges every delivery again on the address it connects to.
+ */
+async function hostAllowed(egress: EgressPolicy, url: URL): Promise<boolean> {
+  const port = portOfUrl(url);
+  if (!egress.precheck(url.hostname, port)) return false;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (isIP(host) !== 0) return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), NOTIFY_URL_LOOKUP_MS);
+    egress.lookup(port)(host, { all: true }, (err) => {
+      clearTimeout(timer);
+      resolve(!(err && isEgressRefused(err)));
+    });
+  });
 }
 
 /**
@@ -107,6 +131,10 @@ export async function setNotifyUrl(deps: Deps, p: Principal, body: NotifyModBody
     const me = await deps.prisma.user.findUnique({ where: { id: p.userId }, select: { secretKeyHash: true } });
     keyHash = me?.secretKeyHash ?? null;
     if (!keyHash) throw conflict("developer.no_secret_key");
+  }
+  // A URL callbacks can never reach (a loopback, private or reserved address) is refused before anything changes.
+  if (url && !(await hostAllowed(createEgressPolicy(deps.config.EGRESS_ALLOW), new URL(url)))) {
+    throw new AppError(400, "developer.notify_url_not_allowed", { host: new URL(url).host });
   }
   await updateSelf(deps.prisma, p, { notifyUrl: url }, { id: true });
   // The delivery runs after the update, outside any transaction: a slow receiver holds no lock.

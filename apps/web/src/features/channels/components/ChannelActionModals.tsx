@@ -3,14 +3,19 @@ import { ActiveStatus } from "@switchboard/contracts/codes";
 import { Alert, App, Button, Form, Modal, Result, Select, Spin, Typography } from "antd";
 import { type ReactNode, useEffect } from "react";
 import { errorText } from "../../../lib/error-text";
+import { TechnicalDetail, useReasonText } from "../../connection-test/reason";
 import { useAllProducts } from "../../products/api";
 import { useAllChannels, useChannelMutation, useTestChannel } from "../api";
 import { messages } from "../messages";
 
-/** Runs POST /channel/test when it opens and shows the outcome, the provider's detail and the latency. */
+/**
+ * Runs POST /channel/test when it opens and shows the outcome, its reason in the user's language (the provider's
+ * English detail under it as secondary text) and the latency.
+ */
 export function TestChannelModal({ channel, onClose }: { channel: ChannelItem; onClose: () => void }) {
   const t = messages.useT();
   const test = useTestChannel();
+  const reasonText = useReasonText();
   const run = test.mutate;
   useEffect(() => run(channel.id), [run, channel.id]);
 
@@ -32,8 +37,11 @@ export function TestChannelModal({ channel, onClose }: { channel: ChannelItem; o
         title={<span data-testid="channel-test-outcome">{r.ok ? t("test.ok") : t("test.failed")}</span>}
         subTitle={
           <>
-            <Typography.Paragraph style={{ marginBottom: 4 }} data-testid="channel-test-detail">
-              {r.detail}
+            <Typography.Paragraph style={{ marginBottom: 4 }} data-testid="channel-test-reason">
+              {reasonText(r.reason, r.httpStatus)}
+            </Typography.Paragraph>
+            <Typography.Paragraph style={{ marginBottom: 4 }}>
+              <TechnicalDetail detail={r.detail} testId="channel-test-detail" />
             </Typography.Paragraph>
             <Typography.Text type="secondary" data-testid="channel-test-latency">
               {t("test.latency", { ms: r.latencyMs })}

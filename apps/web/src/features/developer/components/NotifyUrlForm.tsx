@@ -7,6 +7,7 @@ import {
 import { Alert, App, Button, Flex, Input, Typography } from "antd";
 import { useId, useState } from "react";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
+import { TechnicalDetail, useReasonText } from "../../connection-test/reason";
 import { useSaveNotifyUrl } from "../api/developer-api";
 import { messages } from "../messages";
 
@@ -19,6 +20,7 @@ export function NotifyUrlForm({ initial, hasKey }: { initial: string | null; has
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const save = useSaveNotifyUrl();
+  const reasonText = useReasonText();
   const [url, setUrl] = useState(initial ?? "");
   const [touched, setTouched] = useState(false);
   const [test, setTest] = useState<NotifyTestResult | null>(null);
@@ -95,13 +97,27 @@ export function NotifyUrlForm({ initial, hasKey }: { initial: string | null; has
             showIcon
             title={t("notify.testResult")}
             description={
-              test.delivered
-                ? t("notify.testDelivered", { status: test.httpStatus ?? "-", ms: test.durationMs })
-                : t("notify.testFailed", { error: test.error ?? "-", ms: test.durationMs })
+              test.delivered ? (
+                t("notify.testDelivered", { status: test.httpStatus ?? "-", ms: test.durationMs })
+              ) : (
+                <Flex vertical>
+                  <span data-testid="notify-test-reason">
+                    {t("notify.testFailed", { reason: reasonText(test.reason, test.httpStatus), ms: test.durationMs })}
+                  </span>
+                  {/* a system code (ECONNREFUSED, CERT_HAS_EXPIRED) says more to whoever runs the receiver */}
+                  <TechnicalDetail detail={systemCode(test)} testId="notify-test-detail" />
+                </Flex>
+              )
             }
           />
         )}
       </Flex>
     </form>
   );
+}
+
+/** The sender's raw code when it is a system code worth showing beside the translated reason; else null. */
+function systemCode(test: NotifyTestResult): string | null {
+  if (!test.error || test.error === test.reason || /^http_\d+$/.test(test.error)) return null;
+  return test.error;
 }
