@@ -11,7 +11,8 @@ import { CurrentRouteContext } from "../src/routes/route-context";
 import type { FlatRoute } from "../src/routes/types";
 import { envelope, mockFetch, renderRoutes } from "./helpers";
 
-const pre: SubmitPreResult = {
+// `rejected` as well, whichever version of the contract is checked out (it is being added)
+const pre = {
   total: 2,
   valid: 1,
   invalid: 1,
@@ -27,7 +28,8 @@ const pre: SubmitPreResult = {
   authenticationAllowed: true,
   authenticationReason: null,
   reviewRequired: false,
-};
+  rejected: [],
+} as SubmitPreResult;
 
 const route = { node: { meta: { productCode: ProductCode.SMS } }, fullPath: "/", chain: [] } as unknown as FlatRoute;
 

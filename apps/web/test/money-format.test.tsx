@@ -20,7 +20,8 @@ const user: UserInfo = {
   nickname: null,
 };
 
-const pre: SubmitPreResult = {
+// `rejected` as well, whichever version of the contract is checked out (it is being added)
+const pre = {
   total: 1416,
   valid: 1416,
   invalid: 0,
@@ -36,7 +37,8 @@ const pre: SubmitPreResult = {
   authenticationAllowed: true,
   authenticationReason: null,
   reviewRequired: false,
-};
+  rejected: [],
+} as SubmitPreResult;
 
 beforeEach(() => {
   storage.setLang("en");
