@@ -2,7 +2,7 @@
 import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import type { ProductCode } from "@switchboard/contracts/codes";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Drawer, Space, Typography } from "antd";
+import { Alert, Button, Drawer, Space, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
@@ -21,6 +21,7 @@ import {
   useBatchList,
 } from "../components/BatchListParts";
 import { useBatchActions } from "../hooks/use-batch-actions";
+import { useProductAvailability } from "../hooks/use-product-availability";
 import { messages } from "../messages";
 import { canCancel, liveInterval } from "../status";
 
@@ -36,7 +37,10 @@ export default function CustomerTaskPage() {
   const queryClient = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const openId = search.get("batch");
-  const creating = search.get("new") === "1";
+  // A product no channel carries for the customer (or not open to them) says so before anything is paid.
+  const availability = useProductAvailability(productCode);
+  const unavailable = availability.state === "unavailable";
+  const creating = search.get("new") === "1" && !unavailable;
   // A finished screening batch whose reachable numbers the customer is sending to.
   const [reachableOf, setReachableOf] = useState<BatchRow | null>(null);
 
@@ -73,11 +77,27 @@ export default function CustomerTaskPage() {
   return (
     <PageContainer
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setParam("new", "1")} data-testid="new-task">
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setParam("new", "1")}
+          disabled={unavailable}
+          data-testid="new-task"
+        >
           {t("action.newTask")}
         </Button>
       }
     >
+      {availability.state === "unavailable" && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t("product.unavailable")}
+          description={availability.reason ?? t("product.notOpened")}
+          data-testid="product-unavailable"
+        />
+      )}
       <BatchFilters url={url} showStatus showCustomer={false} />
       {live && (
         <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
