@@ -26,12 +26,15 @@ import { developerRoutes } from "./modules/developer/developer.routes";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import { noticeRoutes } from "./modules/notices/notices.routes";
+import { senderIdRoutes } from "./modules/sender-ids/sender-ids.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes";
 import { websiteRoutes } from "./modules/website/website.routes";
 import authPlugin from "./plugins/auth";
 import envelopePlugin, { clientErrorHandler, frameworkErrors } from "./plugins/envelope";
+import metricsPlugin from "./plugins/metrics";
+import outagesPlugin from "./plugins/outages";
 import uploadsPlugin from "./plugins/uploads";
 
 /** Request ids: a caller's X-Request-Id is kept when it looks like an id, else a fresh UUID. */
@@ -88,7 +91,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
     reply.header("x-request-id", req.id);
   });
 
+  await app.register(outagesPlugin);
   await app.register(envelopePlugin);
+  await app.register(metricsPlugin);
   // Security headers on every answer: nosniff, no framing (the docs page included), no referrer leaks. The API
   // answers JSON (no CSP needed there); /docs gets swagger-ui's own static CSP. Resources are readable
   // cross-origin (logos shown on tenants' own hosts); nothing here rides on cookies.
@@ -150,6 +155,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(settingsRoutes);
   await app.register(dashboardRoutes);
   await app.register(noticeRoutes);
+  await app.register(senderIdRoutes);
   // Encapsulated: these routes read raw bodies, every other route keeps the JSON parser.
   await app.register(webhookRoutes);
   return app;

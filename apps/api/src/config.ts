@@ -87,6 +87,28 @@ const schema = z.object({
     .default("")
     .transform((v) => list(v))
     .pipe(z.array(z.string().refine(isIpOrCidr, "must be IP addresses or CIDRs of the proxies, e.g. 10.0.0.0/8"))),
+  /**
+   * Who may read GET /metrics (the API's, and the workers' ops server's): callers from these addresses (IPs or
+   * CIDRs, comma-separated; loopback by default), or any caller presenting METRICS_TOKEN as a bearer token.
+   * Everybody else gets 404. See docs/operations.md, "Metrics and dashboards".
+   */
+  METRICS_ALLOW: z
+    .string()
+    .default("127.0.0.1,::1")
+    .transform((v) => list(v))
+    .pipe(z.array(z.string().refine(isIpOrCidr, "must be IP addresses or CIDRs, e.g. 127.0.0.1,10.0.0.0/8"))),
+  /** Bearer token for scrapers from other hosts (Prometheus in compose): at least 16 random characters. */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().min(16, "must be at least 16 random characters (openssl rand -hex 16)").optional()),
+  /**
+   * The workers' ops server (GET /health, GET /metrics): its address and port; port 0 runs none. Loopback by
+   * default; in compose it listens on every interface of the private network (Prometheus, the healthcheck).
+   */
+  WORKERS_OPS_HOST: z.string().default("127.0.0.1"),
+  WORKERS_OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Sign-in limits: attempts per IP per minute, failures per account per window. */
   LOGIN_IP_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOGIN_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),

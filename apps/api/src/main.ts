@@ -1,15 +1,29 @@
 // The API process: reads the configuration, connects, listens; SIGINT/SIGTERM close it cleanly.
 import { createPrisma } from "@switchboard/db";
 import { Redis } from "ioredis";
+import { collectDefaultMetrics } from "prom-client";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
+import { redisRetryStrategy } from "./lib/outage-log";
 
 const config = loadConfig();
 const prisma = createPrisma(config.DATABASE_URL);
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, retryStrategy: redisRetryStrategy });
+// ioredis reconnects by itself; a lost Redis is one line at a bounded rate (plugins/outages.ts), not a crash on
+// an unhandled error event nor a stack per reconnect attempt. The last error before the app exists is told too.
+let early: unknown;
+const onEarlyError = (err: unknown) => {
+  early = err;
+};
+redis.on("error", onEarlyError);
 const app = await buildApp({ config, prisma, redis });
-// ioredis reconnects by itself; say so in the log rather than crash on its error event.
-redis.on("error", (err) => app.log.warn({ err }, "redis connection error"));
+redis.off("error", onEarlyError);
+redis.on("error", (err) => {
+  if (!app.outages.redis.report(err)) app.log.warn({ err }, "redis connection error");
+});
+if (early !== undefined && redis.status !== "ready") redis.emit("error", early);
+// CPU, memory, event loop delay and GC of this process, beside the API's own metrics.
+collectDefaultMetrics({ register: app.metrics.registry });
 
 let closing = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

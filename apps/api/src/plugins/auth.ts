@@ -101,7 +101,10 @@ export default fp(
       databaseUrl: config.DATABASE_URL,
       redis,
       redisPrefix: config.REDIS_PREFIX,
-      onError: (err, what) => app.log.warn({ err: { message: err.message } }, what),
+      // A lost Redis or database is the outage's one line at a bounded rate (plugins/outages.ts).
+      onError: (err, what) => {
+        if (!app.outages.report(err)) app.log.warn({ err: { message: err.message } }, what);
+      },
     });
     sessions.start();
     app.decorate("sessions", sessions);

@@ -260,7 +260,8 @@ export default fp(
       if (err.code?.startsWith("FST_JWT_")) return send(req, reply, 401, "error.unauthorized");
       if (isResponseSerializationError(err))
         req.log.error({ err, issues: err.cause.issues }, "response does not match its schema");
-      else req.log.error({ err }, "unexpected error");
+      // A lost database or Redis is one line at a bounded rate (plugins/outages.ts), not a stack per request.
+      else if (!req.server.outages?.report(err)) req.log.error({ err }, "unexpected error");
       return send(req, reply, 500, "error.server", { requestId: String(req.id) });
     });
   },

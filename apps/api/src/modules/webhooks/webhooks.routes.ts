@@ -35,13 +35,23 @@ export async function webhookRoutes(app: FastifyInstance) {
   );
 
   for (const kind of WEBHOOK_KINDS) {
+    // Intake per provider and outcome (the metrics plugin's counter), children bound once.
+    const outcome = {
+      accepted: app.metrics.webhookEvents.labels(kind, "accepted"),
+      rejected: app.metrics.webhookEvents.labels(kind, "rejected"),
+      unknownChannel: app.metrics.webhookEvents.labels(kind, "unknown_channel"),
+      notStored: app.metrics.webhookEvents.labels(kind, "not_stored"),
+      challenge: app.metrics.webhookEvents.labels(kind, "challenge"),
+    };
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
       const parsed = params.safeParse(req.params);
-      // Not a channel id at all: the same answer as an unknown channel.
-      if (!parsed.success) return reply.code(404).send();
-      const channel = await channels.get(parsed.data.channelId);
+      const channel = parsed.success ? await channels.get(parsed.data.channelId) : null;
       const provider = webhookProvider(kind);
-      if (!channel || channel.kind !== kind || !provider) return reply.code(404).send();
+      // Not a channel id at all: the same answer as an unknown channel.
+      if (!channel || channel.kind !== kind || !provider) {
+        outcome.unknownChannel.inc();
+        return reply.code(404).send();
+      }
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const verdict = provider.verify(
         {
@@ -52,15 +62,23 @@ export async function webhookRoutes(app: FastifyInstance) {
         },
         channel.secrets,
       );
-      if (verdict.kind === "challenge") return reply.code(200).type("text/plain").send(verdict.body);
-      if (verdict.kind === "refuse") return reply.code(verdict.status).send();
+      if (verdict.kind === "challenge") {
+        outcome.challenge.inc();
+        return reply.code(200).type("text/plain").send(verdict.body);
+      }
+      if (verdict.kind === "refuse") {
+        outcome.rejected.inc();
+        return reply.code(verdict.status).send();
+      }
       try {
         await intake.store(channel.id, rawBody.toString("utf8"));
       } catch (err) {
         // Not stored: the provider must send it again, so it must not read this as an acknowledgement.
+        outcome.notStored.inc();
         req.log.error({ err, channelId: channel.id }, "webhook event not stored");
         return reply.code(503).send();
       }
+      outcome.accepted.inc();
       return reply.code(200).send();
     };
     app.route({
