@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BatchStatus, type Lang, ProductCode } from "./codes";
 import { bigId, text } from "./common";
 import { isMessageKey, type MessageKey, type MessageParams, translate } from "./messages";
+import { senderIdText } from "./sender-ids";
 import { countSegments } from "./sms-segments";
 
 // ---------------------------------------------------------------- status machine
@@ -169,11 +170,11 @@ export const SMS_MAX_SEGMENTS = 10;
 export const WS_TEXT_MAX = 4096;
 export const RCS_TEXT_MAX = 3072;
 
-/** Alphanumeric sender ids are at most 11 characters (GSM 03.38); numeric ones at most 16 digits. */
-const senderId = z
-  .string()
-  .trim()
-  .regex(/^(?:[A-Za-z0-9 ._-]{1,11}|\+?\d{1,16})$/);
+/**
+ * Alphanumeric sender ids are at most 11 characters (GSM 03.38); numeric ones at most 16 digits. Which of them a
+ * customer may use is decided at submission (approved sender ids, sender-ids.ts).
+ */
+const senderId = senderIdText();
 
 export const smsContent = z
   .object({

@@ -15,6 +15,7 @@ export * from "./money";
 export * from "./notices";
 export * from "./queues";
 export * from "./screening";
+export * from "./sender-ids";
 export * from "./settings";
 export * from "./sms-segments";
 export * from "./sms-templates";

@@ -10,6 +10,7 @@ import { coreMessages } from "./messages/core";
 import { developerMessages } from "./messages/developer";
 import { financeMessages } from "./messages/finance";
 import { noticeMessages } from "./messages/notices";
+import { senderIdMessages } from "./messages/sender-ids";
 import { settingsMessages } from "./messages/settings";
 import { uploadsMessages } from "./messages/uploads";
 import { usersMessages } from "./messages/users";
@@ -26,6 +27,7 @@ const catalogue = {
   ...uploadsMessages,
   ...settingsMessages,
   ...noticeMessages,
+  ...senderIdMessages,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof catalogue;

@@ -25,6 +25,7 @@ import { Prisma, type PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
 import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
+import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
 import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
@@ -313,6 +314,9 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       await recipients.finish();
       // A WhatsApp template must exist, be approved and take these values on every channel carrying the batch.
       await assertTemplateFits(tx, [...recipients.channelIds], spec.content);
+      // An SMS sender id must be approved for every country the batch sends to (a refusal rolls everything back).
+      const sentTo = [...pricing.quote.countries].filter(([, q]) => q.served).map(([code]) => code);
+      await assertSenderIdApproved(tx, customer.id, spec, sentTo);
 
       if (recipients.valid === 0) {
         if (recipients.windowClosedRaw.length > 0 && recipients.notServedRaw.length === 0) {

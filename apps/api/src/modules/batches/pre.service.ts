@@ -20,6 +20,7 @@ import { parseInput } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
 import { canSubmitBatches } from "../authentication/authentication.policy";
 import { templateOf } from "../channels/whatsapp-templates.service";
+import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
 import {
@@ -92,6 +93,9 @@ async function summarise(
     taskType: input.taskType,
     template: templateOf(input.content),
   });
+  // Refused like the submission would be: an SMS sender id not approved for a country the batch would send to.
+  const sentTo = [...quote.countries].filter(([, q]) => q.served).map(([code]) => code);
+  await assertSenderIdApproved(deps.prisma, ctx.customer.id, input, sentTo);
   let valid = 0;
   let windowClosed = 0;
   let totalCost = 0n;

@@ -20,6 +20,7 @@ import {
 import { type Db, Prisma } from "@switchboard/db";
 import { AppError, parseInput } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
+import { assertSenderIdUsable } from "../sender-ids/sender-id-usage";
 import type { BatchDeps } from "./batch-deps";
 import { batchRowSelect, toBatchRow } from "./batch-row";
 import { type BatchUpload, discardUpload } from "./batch-upload";
@@ -325,6 +326,8 @@ async function createFileBatch(
     { submitMode: SubmitMode.FILE, source: opts.source, idempotencyKey: key },
     now,
   );
+  // An SMS sender id must be approved for some country now; for the countries of the file's numbers when it is read.
+  await assertSenderIdUsable(deps.prisma, ctx.customer.id, spec);
   // Only a bounded start of the file is read here (never the whole of a large one: the request must not hold the
   // event loop): a small file is read whole and refused or counted at once; a large one's other refusals (no
   // number, too many, a bad row further down) come from the ingest job, which ends the batch in 13 with the
