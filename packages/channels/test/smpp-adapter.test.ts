@@ -73,6 +73,28 @@ describe("SMPP adapter against the SMSC simulator", () => {
     await waitFor("receipt ack", () => sim.stats().receiptsAcked === 1);
   });
 
+  it("sends each kind of sender id with its TON/NPI: alphanumeric 5/0, international 1/1, short code 3/0", async () => {
+    const submits: SimulatorSubmit[] = [];
+    const sim = await simulator({ onSubmit: (s) => submits.push(s) });
+    const a = adapter(sim.port, { defaultSource: "10690001", sourceTon: 0, sourceNpi: 1 });
+    for (const [ref, from] of [
+      ["alpha", "Acme"],
+      ["intl", "+447700900123"],
+      ["short", "72727"],
+      ["none", undefined],
+    ] as const) {
+      const outcome = await a.send({ ref, to: "+447911123456", text: "Hi", ...(from ? { from } : {}) });
+      expect(outcome, ref).toMatchObject({ ok: true });
+    }
+    expect(submits.map((s) => [s.source, s.sourceTon, s.sourceNpi])).toEqual([
+      ["Acme", 5, 0],
+      ["447700900123", 1, 1],
+      ["72727", 3, 0],
+      // No sender id: the channel's default source with the TON/NPI its admin configured.
+      ["10690001", 0, 1],
+    ]);
+  });
+
   it("pushes 2,000 messages through the window with every receipt matched exactly once", async () => {
     const sim = await simulator({ latencyMs: 2, receiptDelayMs: 5 });
     const a = adapter(sim.port, { windowSize: 50 });

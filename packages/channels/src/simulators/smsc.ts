@@ -62,6 +62,9 @@ export interface SmscSimulatorOptions {
 export interface SimulatorSubmit {
   systemId: string;
   source: string;
+  /** source_addr_ton / source_addr_npi as they arrived. */
+  sourceTon: number;
+  sourceNpi: number;
   destination: string;
   esmClass: number;
   dataCoding: number;
@@ -417,6 +420,8 @@ class Smsc implements SmscSimulator {
       const submit: SimulatorSubmit = {
         systemId: state.systemId,
         source: pdu.source_addr ?? "",
+        sourceTon: pdu.source_addr_ton ?? 0,
+        sourceNpi: pdu.source_addr_npi ?? 0,
         destination,
         esmClass: pdu.esm_class ?? 0,
         dataCoding: pdu.data_coding ?? 0,

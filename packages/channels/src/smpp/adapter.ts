@@ -28,6 +28,7 @@ import { SmppLink } from "./link";
 import { type LongMessage, MultipartReceipts } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
+import { sourceAddress } from "./source-address";
 
 export interface SmppAdapterDeps {
   logger?: Logger;
@@ -222,11 +223,8 @@ class SmppAdapterImpl implements SmppAdapter {
     }
     if (total > 1) this.concatRef = (this.concatRef + 1) & 0xffff;
 
-    const source = msg.from ?? this.config.defaultSource ?? "";
-    const numericSource = /^\+?[0-9]+$/.test(source);
-    const sourceAddr = numericSource && source.startsWith("+") ? source.slice(1) : source;
-    const sourceTon = numericSource || source === "" ? this.config.sourceTon : 5; // 5: alphanumeric
-    const sourceNpi = numericSource || source === "" ? this.config.sourceNpi : 0;
+    // TON/NPI follow the sender id's kind (alphanumeric, international, short code): source-address.ts.
+    const source = sourceAddress(msg.from, this.config);
 
     return new Promise<SendOutcome>((resolve) => {
       const job: Job = {
@@ -242,9 +240,9 @@ class SmppAdapterImpl implements SmppAdapter {
         const part = encoded.parts[index];
         if (part === undefined) continue;
         const fields: Record<string, unknown> = {
-          source_addr_ton: sourceTon,
-          source_addr_npi: sourceNpi,
-          source_addr: sourceAddr,
+          source_addr_ton: source.ton,
+          source_addr_npi: source.npi,
+          source_addr: source.addr,
           dest_addr_ton: this.config.destTon,
           dest_addr_npi: this.config.destNpi,
           destination_addr: to,

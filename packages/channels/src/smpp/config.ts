@@ -13,7 +13,10 @@ export const smppConfigSchema = z
     systemType: z.string().max(12).default(""),
     /** Used when a message has no `from`. */
     defaultSource: z.string().max(20).optional(),
-    /** Applied to numeric senders; alphanumeric senders always go as TON 5 / NPI 0. */
+    /**
+     * Applied to a numeric defaultSource (messages without a sender id). A message's own sender id goes with the
+     * TON/NPI of its kind (source-address.ts); alphanumeric senders always go as TON 5 / NPI 0.
+     */
     sourceTon: ton.default(1),
     sourceNpi: npi.default(1),
     destTon: ton.default(1),

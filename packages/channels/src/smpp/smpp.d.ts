@@ -21,6 +21,8 @@ declare module "smpp" {
       system_type?: string;
       message_id?: string;
       source_addr?: string;
+      source_addr_ton?: number;
+      source_addr_npi?: number;
       destination_addr?: string;
       esm_class?: number;
       data_coding?: number | null;
