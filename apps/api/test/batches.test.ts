@@ -524,19 +524,19 @@ describe("who sees which batch", () => {
     const staffCsv = await t.app.inject({
       method: "GET",
       url: `/batch/recipients/export?id=${id}`,
-      headers: { authorization: `Bearer ${w.admin.token}` },
+      headers: { authorization: `Bearer ${w.admin.token}`, lang: "en" },
     });
     const staffLines = staffCsv.body
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(staffLines[0]?.endsWith(",channelId,channelName")).toBe(true);
-    expect(staffLines[1]?.endsWith(`,${w.channelId},SMSC`)).toBe(true);
+    expect(staffLines[0]?.endsWith(",channel id,channel,send result code,delivery report code")).toBe(true);
+    expect(staffLines[1]?.endsWith(`,${w.channelId},SMSC,0,0`)).toBe(true);
 
     const csv = await t.app.inject({
       method: "GET",
       url: `/batch/recipients/export?id=${id}`,
-      headers: { authorization: `Bearer ${c.token}` },
+      headers: { authorization: `Bearer ${c.token}`, lang: "en" },
     });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toMatch(/text\/csv/);
@@ -544,7 +544,11 @@ describe("who sees which batch", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("phone,country,segments,price,sendResult,receiveResult,errorCode,sentAt,receivedAt");
+    expect(lines[0]).toBe(
+      "phone,country,segments,price,send result,delivery report,error code,sent at (UTC),report at (UTC)," +
+        "send result code,delivery report code",
+    );
+    expect(lines[1]).toBe("+12025550123,US,1,0.0080,not sent,unknown,,,,0,0");
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["+12025550123", "+12015550123", "+447400123456"]);
 
     const rejected = await t.app.inject({
@@ -567,6 +571,77 @@ describe("who sees which batch", () => {
     });
     expect(denied.statusCode).toBe(404);
     expect(denied.json()).toMatchObject({ code: 1, message: "batch not found" });
+  });
+});
+
+describe("the recipients' CSV for its reader", () => {
+  async function exportLines(token: string, lang: "zh" | "en", tz?: string) {
+    const id = made;
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/batch/recipients/export?id=${id}${tz === undefined ? "" : `&tz=${encodeURIComponent(tz)}`}`,
+      headers: { authorization: `Bearer ${token}`, lang },
+    });
+    return {
+      status: res.statusCode,
+      body: res.body,
+      lines: res.body
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n"),
+    };
+  }
+  let made: string;
+  let c: Account;
+
+  beforeAll(async () => {
+    c = await fx.customer(w, "1.00");
+    made = (await submit(c, multiple(w, ["+12025550123", "+12015550123"]))).body.data.batch.id;
+    const batchId = BigInt(made);
+    await t.prisma.recipient.updateMany({
+      where: { batchId, phone: "+12025550123" },
+      data: {
+        sendResult: 1,
+        receiveResult: 1,
+        sentAt: new Date("2026-01-05T08:00:00Z"),
+        receivedAt: new Date("2026-01-05T08:00:05Z"),
+      },
+    });
+    await t.prisma.recipient.updateMany({
+      where: { batchId, phone: "+12015550123" },
+      data: { sendResult: 2, receiveResult: 2, errorCode: "ESME_RINVDSTADR", sentAt: new Date("2026-01-05T23:30:00Z") },
+    });
+  });
+
+  it("writes the header and results in Chinese and the times on a Shanghai clock, the codes kept at the end", async () => {
+    const { status, lines } = await exportLines(c.token, "zh", "Asia/Shanghai");
+    expect(status).toBe(200);
+    expect(lines).toEqual([
+      "号码,国家,条数,单价,发送结果,状态报告,错误码,发送时间（Asia/Shanghai）,回执时间（Asia/Shanghai）,发送结果代码,状态报告代码",
+      "+12025550123,US,1,0.0080,发送成功,已接收,,2026-01-05 16:00:00,2026-01-05 16:00:05,1,1",
+      "+12015550123,US,1,0.0080,发送失败,接收失败,ESME_RINVDSTADR,2026-01-06 07:30:00,,2,2",
+    ]);
+  });
+
+  it("in English on a New York clock; UTC when no time zone is given", async () => {
+    const ny = await exportLines(c.token, "en", "America/New_York");
+    expect(ny.lines[0]).toContain("sent at (America/New_York),report at (America/New_York)");
+    expect(ny.lines[1]).toBe("+12025550123,US,1,0.0080,sent,delivered,,2026-01-05 03:00:00,2026-01-05 03:00:05,1,1");
+    expect(ny.lines[2]).toBe("+12015550123,US,1,0.0080,failed,not delivered,ESME_RINVDSTADR,2026-01-05 18:30:00,,2,2");
+    const utc = await exportLines(c.token, "en");
+    expect(utc.lines[1]).toBe("+12025550123,US,1,0.0080,sent,delivered,,2026-01-05 08:00:00,2026-01-05 08:00:05,1,1");
+  });
+
+  it("refuses a time zone Intl does not know with a translated 400", async () => {
+    const en = await exportLines(c.token, "en", "Mars/Olympus_Mons");
+    expect(en.status).toBe(400);
+    expect(JSON.parse(en.body)).toEqual({
+      code: 1,
+      message: "field tz must be an IANA time zone name, e.g. Asia/Shanghai",
+      data: null,
+    });
+    const zh = await exportLines(c.token, "zh", "+08:00");
+    expect(JSON.parse(zh.body).message).toBe("字段 tz 应为 IANA 时区名称，如 Asia/Shanghai");
   });
 });
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
 import { bigId, codeIn, id, paging, text, timeRange } from "./common";
+import { timeZoneName } from "./time-zone";
 
 // ---------------------------------------------------------------- limits
 
@@ -383,6 +384,15 @@ export const recipientListQuery = paging.extend({
     .optional(),
 });
 export type RecipientListQuery = z.infer<typeof recipientListQuery>;
+
+/**
+ * The recipients' CSV: the list's filters, and the IANA time zone its times are written in (the caller's own,
+ * sent by the web client; default UTC).
+ */
+export const recipientExportQuery = recipientListQuery
+  .omit({ page: true, pageSize: true })
+  .extend({ tz: timeZoneName().default("UTC") });
+export type RecipientExportQuery = z.infer<typeof recipientExportQuery>;
 
 export const recipientRow = z.object({
   id: z.string(),

@@ -19,4 +19,5 @@ export * from "./sender-ids";
 export * from "./settings";
 export * from "./sms-segments";
 export * from "./sms-templates";
+export * from "./time-zone";
 export * from "./users";

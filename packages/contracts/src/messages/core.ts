@@ -43,6 +43,10 @@ export const coreMessages = {
     zh: "字段 {field} 含有不允许的空字符（NUL）",
     en: "field {field} contains a NUL character, which is not allowed",
   },
+  "validation.time_zone": {
+    zh: "字段 {field} 应为 IANA 时区名称，如 Asia/Shanghai",
+    en: "field {field} must be an IANA time zone name, e.g. Asia/Shanghai",
+  },
   "validation.money": {
     zh: "字段 {field} 应为不超过 {decimals} 位小数的正数金额",
     en: "field {field} must be a positive amount with at most {decimals} decimals",

@@ -16,6 +16,7 @@ import {
   batchSubmitBody,
   batchSubmitResult,
   reachableSendBody,
+  recipientExportQuery,
   recipientList,
   recipientListQuery,
   recipientSearchQuery,
@@ -395,11 +396,13 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "A batch's recipients as CSV (same filters as the list, streamed)",
-        querystring: recipientListQuery.omit({ page: true, pageSize: true }),
+        summary:
+          "A batch's recipients as CSV (same filters as the list, streamed): header and result labels in the " +
+          "request's language, times in `tz` (IANA, default UTC), the result codes in their own columns",
+        querystring: recipientExportQuery,
       },
     },
-    async (req, reply) => sendCsv(reply, await exportRecipients(prisma, principalOf(req), req.query)),
+    async (req, reply) => sendCsv(reply, await exportRecipients(prisma, principalOf(req), req.query, requestLang(req))),
   );
   app.get(
     "/batch/rejected/export",

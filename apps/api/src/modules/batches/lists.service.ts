@@ -12,11 +12,15 @@ import {
   type BatchReplyQuery,
   type BatchRow,
   formatMoney,
+  isMessageKey,
   type Lang,
+  type MessageKey,
+  type RecipientExportQuery,
   type RecipientList,
   type RecipientListQuery,
   type ReviewReason,
   reviewReasons,
+  translate,
   UserType,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
@@ -247,27 +251,42 @@ export interface CsvExport {
   stream: Readable;
 }
 
-export async function exportRecipients(
-  db: Db,
-  p: Principal,
-  q: Omit<RecipientListQuery, "page" | "pageSize">,
-): Promise<CsvExport> {
+/** "2026-01-05 16:00:00": a time as the reader's clock in `tz` shows it (a spreadsheet reads it as a date). */
+function localTimeFormat(tz: string): (iso: string | null) => string | null {
+  const format = new Intl.DateTimeFormat("en-CA", {
+    timeZone: tz,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  });
+  return (iso) => {
+    if (iso === null) return null;
+    const part = Object.fromEntries(format.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
+  };
+}
+
+/**
+ * The recipients as CSV for the person who asked: header and send / report results in their language, times on
+ * their clock (`tz`), and the result codes again in the last columns for whoever processes the file.
+ */
+export async function exportRecipients(db: Db, p: Principal, q: RecipientExportQuery, lang: Lang): Promise<CsvExport> {
   const id = BigInt(q.id);
   await findVisibleBatch(db, p, id, { id: true });
   const where = recipientWhere(id, q);
   const staff = isStaff(p);
-  const header = [
-    "phone",
-    "country",
-    "segments",
-    "price",
-    "sendResult",
-    "receiveResult",
-    "errorCode",
-    "sentAt",
-    "receivedAt",
-  ];
-  if (staff) header.push("channelId", "channelName");
+  const col = (name: string) => translate(lang, `export.col.${name}` as MessageKey, { tz: q.tz });
+  const header = ["phone", "country", "segments", "price", "sendResult", "receiveResult", "errorCode"].map(col);
+  header.push(col("sentAt"), col("receivedAt"));
+  if (staff) header.push(col("channelId"), col("channelName"));
+  header.push(col("sendResultCode"), col("receiveResultCode"));
+  const label = (kind: "send_result" | "receive_result", code: number) =>
+    isMessageKey(`recipient.${kind}.${code}`) ? translate(lang, `recipient.${kind}.${code}` as MessageKey) : code;
+  const local = localTimeFormat(q.tz);
   // A batch is carried by a handful of channels: their names are read once, as the pages come.
   const channels = staff ? new Map<number, string>() : null;
   const stream = Readable.from(
@@ -293,13 +312,14 @@ export async function exportRecipients(
           row.countryCode,
           row.segments,
           row.price,
-          row.sendResult,
-          row.receiveResult,
+          label("send_result", row.sendResult),
+          label("receive_result", row.receiveResult),
           row.errorCode,
-          row.sentAt,
-          row.receivedAt,
+          local(row.sentAt),
+          local(row.receivedAt),
         ];
         if (staff) cells.push(row.channelId, row.channelName);
+        cells.push(row.sendResult, row.receiveResult);
         return cells;
       },
     ),

@@ -84,6 +84,11 @@ function downloadHeaders(): Headers {
   return headers;
 }
 
+/** The browser's IANA time zone ("Asia/Shanghai"): exports write their times on the reader's clock. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
 /** Reads an error answer (the JSON envelope) into the message to show. */
 async function downloadError(response: Response, fallback: string): Promise<ApiError> {
   try {

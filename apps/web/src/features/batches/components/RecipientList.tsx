@@ -7,7 +7,7 @@ import { LoadError } from "../../../components/LoadError";
 import { PAGE_SIZE } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatPrice } from "../../../lib/format";
-import { batchKeys, downloadCsv, fetchRecipients, type RecipientRow, saveBlob } from "../api";
+import { batchKeys, browserTimeZone, downloadCsv, fetchRecipients, type RecipientRow, saveBlob } from "../api";
 import { type BatchMessageKey, messages } from "../messages";
 import { RECEIVE_RESULT_CODES, receiveResultColor, SEND_RESULT_CODES, sendResultColor } from "../status";
 import { formatTime } from "./time";
@@ -143,11 +143,13 @@ export function RecipientList({
       : []),
   ];
 
+  // Labels come in the request's language (its lang header); times on this browser's clock.
   const exportParams = {
     id: batchId,
     phone: filters.phone,
     sendResult: filters.sendResult,
     receiveResult: filters.receiveResult,
+    tz: browserTimeZone(),
   };
 
   return (
