@@ -1,7 +1,7 @@
 // Customer identity authentication: submissions with documents, their review, and the seven-day exemption.
 import { z } from "zod";
 import { AuthStatus } from "./codes";
-import { codeIn, id, int, paging, text, timeRange } from "./common";
+import { acrossTenants, codeIn, id, int, paging, text, timeRange } from "./common";
 
 /** Who is being authenticated: a person (real name + ID number) or a company (name + licence number). */
 export const SubjectType = { INDIVIDUAL: 1, COMPANY: 2 } as const;
@@ -78,6 +78,7 @@ export const authenticationRow = z.object({
   reviewerId: z.number().int().nullable(),
   reviewedAt: z.string().nullable(),
   createdAt: z.string(),
+  ...acrossTenants,
 });
 export type AuthenticationRow = z.infer<typeof authenticationRow>;
 export const authenticationList = z.object({ list: z.array(authenticationRow), total: z.number().int() });

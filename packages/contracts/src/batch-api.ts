@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
-import { bigId, codeIn, id, paging, text, timeRange } from "./common";
+import { acrossTenants, bigId, codeIn, id, paging, text, timeRange } from "./common";
 import { timeZoneName } from "./time-zone";
 
 // ---------------------------------------------------------------- limits
@@ -275,6 +275,7 @@ export const batchRow = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   createdAt: z.string(),
+  ...acrossTenants,
 });
 export type BatchRow = z.infer<typeof batchRow>;
 

@@ -94,6 +94,12 @@ export const paging = z.object({
 });
 export type Paging = z.infer<typeof paging>;
 
+/**
+ * A row's tenant, named only in the lists a super admin reads across every tenant (no tenant-id header): the
+ * list shows whose each row is. Absent from every other answer.
+ */
+export const acrossTenants = { tenantName: z.string().optional() };
+
 /** Boolean flags arrive as 1/0, "1"/"0" or true/false (spec: the international flag is 1 or 0). */
 export const flag = () =>
   z

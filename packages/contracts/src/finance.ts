@@ -2,7 +2,7 @@
 // Money travels as decimal strings ("12.3400"); requests accept at most 2 decimals (docs/finance.md).
 import { z } from "zod";
 import { BalanceLogType, ProductCode, RemittanceStatus } from "./codes";
-import { bigId, codeIn, id, moneyAmount, paging, text, timeRange } from "./common";
+import { acrossTenants, bigId, codeIn, id, moneyAmount, paging, text, timeRange } from "./common";
 import { MAX_MONEY_UNITS } from "./money";
 
 /** A code given in a query string ("2"): one of the listed values. */
@@ -63,6 +63,7 @@ export const balanceLogRow = z.object({
   remittanceId: z.number().int().nullable(),
   remark: z.string().nullable(),
   createdAt: z.string(),
+  ...acrossTenants,
 });
 export type BalanceLogRow = z.infer<typeof balanceLogRow>;
 
@@ -154,6 +155,7 @@ export const remittanceRow = z.object({
   reason: z.string().nullable(),
   reviewedAt: z.string().nullable(),
   createdAt: z.string(),
+  ...acrossTenants,
 });
 export type RemittanceRow = z.infer<typeof remittanceRow>;
 

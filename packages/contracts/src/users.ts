@@ -1,7 +1,7 @@
 // Customer and account management: the /user list, search, tenant, create, edit, delete and login-log calls.
 import { z } from "zod";
 import { AccountStatus, AuthRequirement, AuthStatus, UserType } from "./codes";
-import { codeIn, flag, id, paging, password, text, timeRange, username } from "./common";
+import { acrossTenants, codeIn, flag, id, paging, password, text, timeRange, username } from "./common";
 
 /** A code given in a query string ("2") or a JSON body (2): one of the listed values. */
 const queryCode = codeIn;
@@ -57,6 +57,7 @@ export const userRow = z.object({
   apiEnabled: z.boolean(),
   createdAt: z.string(),
   lastLoginAt: z.string().nullable(),
+  ...acrossTenants,
 });
 export type UserRow = z.infer<typeof userRow>;
 
@@ -195,6 +196,7 @@ export const loginLogRow = z.object({
   /** Why a failed attempt failed: bad_credentials, frozen, locked, tenant_unknown. */
   reason: z.string().nullable(),
   createdAt: z.string(),
+  ...acrossTenants,
 });
 export type LoginLogRow = z.infer<typeof loginLogRow>;
 export const loginLogList = z.object({ list: z.array(loginLogRow), total: z.number().int() });

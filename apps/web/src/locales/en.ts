@@ -24,6 +24,7 @@ export const en = {
   "common.collapse": "Collapse menu",
   "common.expand": "Expand menu",
   "common.userMenu": "Current user",
+  "common.tenant": "Tenant",
   "common.columns": "Columns",
   "common.columnsAll": "Show all",
 

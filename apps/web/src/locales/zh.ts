@@ -25,6 +25,7 @@ export const zh = {
   "common.collapse": "收起菜单",
   "common.expand": "展开菜单",
   "common.userMenu": "当前用户",
+  "common.tenant": "平台",
   "common.columns": "显示列",
   "common.columnsAll": "显示全部",
 

@@ -17,6 +17,7 @@ import type { Deps } from "../../deps";
 import { AppError, conflict, notFound, parseInput } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { findManagedCustomer, managedCustomersWhere, tenantWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import {
   type FileKind,
@@ -50,6 +51,7 @@ export async function grantSevenDays(
 
 const rowSelect = {
   id: true,
+  tenantId: true,
   userId: true,
   subjectType: true,
   name: true,
@@ -122,7 +124,12 @@ export async function listAuthentications(
     }),
     db.authentication.count({ where }),
   ]);
-  return { list: rows.map(toRow), total };
+  const tenantOf = await tenantNamesFor(
+    db,
+    p,
+    rows.map((r) => r.tenantId),
+  );
+  return { list: rows.map((r) => ({ ...toRow(r), ...tenantOf(r.tenantId) })), total };
 }
 
 // ---------------------------------------------------------------- save

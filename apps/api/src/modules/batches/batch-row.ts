@@ -14,6 +14,7 @@ import type { Prisma } from "@switchboard/db";
 
 export const batchRowSelect = {
   id: true,
+  tenantId: true,
   userId: true,
   user: { select: { username: true } },
   agentId: true,

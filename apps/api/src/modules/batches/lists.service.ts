@@ -26,6 +26,7 @@ import {
 import type { Db, Prisma } from "@switchboard/db";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import { batchRowSelect, storedContent, toBatchRow } from "./batch-row";
 import { productNames } from "./submit.service";
@@ -64,11 +65,18 @@ export async function listBatches(db: Db, p: Principal, q: BatchListQuery, lang:
     db.messageBatch.findMany({ where, orderBy: { id: "desc" }, ...pageArgs(q), select: batchRowSelect }),
     db.messageBatch.count({ where }),
   ]);
-  const names = await productNames(
-    db,
-    rows.map((r) => r.productId),
-  );
-  return { list: rows.map((r) => toBatchRow(r, names, lang)), total };
+  const [names, tenantOf] = await Promise.all([
+    productNames(
+      db,
+      rows.map((r) => r.productId),
+    ),
+    tenantNamesFor(
+      db,
+      p,
+      rows.map((r) => r.tenantId),
+    ),
+  ]);
+  return { list: rows.map((r) => ({ ...toBatchRow(r, names, lang), ...tenantOf(r.tenantId) })), total };
 }
 
 /** One batch's row (counts, cost, progress): what a client polls; cheap for any batch size. */

@@ -16,6 +16,7 @@ import type { Db, Prisma, PrismaClient } from "@switchboard/db";
 import { badRequest, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { actingTenant, tenantWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import { normalizeCountryScope } from "../catalog/countries.service";
 import { mergeSecrets, type PublicConfig, secretStates, splitConfig, withDerivedSettings } from "./channel-config";
@@ -136,7 +137,12 @@ export async function listChannels({ prisma, secretKey }: ChannelDeps, p: Princi
     prisma.channel.findMany({ where, select: channelSelect, orderBy: { id: "asc" }, ...pageArgs(q) }),
     prisma.channel.count({ where }),
   ]);
-  return { list: rows.map((r) => toChannelItem(r, secretKey)), total };
+  const tenantOf = await tenantNamesFor(
+    prisma,
+    p,
+    rows.map((r) => r.tenantId),
+  );
+  return { list: rows.map((r) => ({ ...toChannelItem(r, secretKey), ...tenantOf(r.tenantId) })), total };
 }
 
 export async function channelDetail({ prisma, secretKey }: ChannelDeps, p: Principal, id: number) {

@@ -24,6 +24,7 @@ import type { Db, Prisma, PrismaClient } from "@switchboard/db";
 import { AppError } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, findManagedBalanceAccount, findManagedCustomer, visibleUsersWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import { type AppliedChange, applyBalanceChange, LEDGER_TX_OPTIONS } from "./ledger";
 
@@ -186,6 +187,7 @@ function ledgerWhere(p: Principal, q: LedgerFilters): Prisma.BalanceLogWhereInpu
 
 const rowSelect = {
   id: true,
+  tenantId: true,
   userId: true,
   type: true,
   amount: true,
@@ -253,8 +255,15 @@ export async function rechargeList(deps: FinanceDeps, p: Principal, q: RechargeL
     ],
   };
   const { rows, total, totalAmount } = await listLog(deps.prisma, where, q);
-  const operators = await operatorNames(deps.prisma, rows);
-  return { list: rows.map((r) => toRow(r, operators)), total, totalAmount };
+  const [operators, tenantOf] = await Promise.all([
+    operatorNames(deps.prisma, rows),
+    tenantNamesFor(
+      deps.prisma,
+      p,
+      rows.map((r) => r.tenantId),
+    ),
+  ]);
+  return { list: rows.map((r) => ({ ...toRow(r, operators), ...tenantOf(r.tenantId) })), total, totalAmount };
 }
 
 /** GET /finance/consume/list: what batches cost (consume) and gave back (refund). */
@@ -268,10 +277,19 @@ export async function consumeList(deps: FinanceDeps, p: Principal, q: ConsumeLis
     ],
   };
   const { rows, total, totalAmount } = await listLog(deps.prisma, where, q);
-  const [operators, products] = await Promise.all([operatorNames(deps.prisma, rows), productCodes(deps.prisma, rows)]);
+  const [operators, products, tenantOf] = await Promise.all([
+    operatorNames(deps.prisma, rows),
+    productCodes(deps.prisma, rows),
+    tenantNamesFor(
+      deps.prisma,
+      p,
+      rows.map((r) => r.tenantId),
+    ),
+  ]);
   const list = rows.map((r) => ({
     ...toRow(r, operators),
     productCode: r.batchId === null ? null : (products.get(r.batchId) ?? null),
+    ...tenantOf(r.tenantId),
   }));
   return { list, total, totalAmount };
 }

@@ -16,6 +16,7 @@ import type { Db, Prisma, PrismaClient } from "@switchboard/db";
 import { conflict, notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, managedCustomersWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import {
   CONTENT_TYPES,
@@ -36,6 +37,7 @@ export interface RemittanceDeps {
 
 const rowSelect = {
   id: true,
+  tenantId: true,
   userId: true,
   amount: true,
   payer: true,
@@ -156,9 +158,16 @@ export async function remittanceList(deps: RemittanceDeps, p: Principal, q: Remi
     db.remittance.count({ where }),
     db.remittance.aggregate({ where, _sum: { amount: true } }),
   ]);
-  const reviewers = await reviewerNames(db, rows);
+  const [reviewers, tenantOf] = await Promise.all([
+    reviewerNames(db, rows),
+    tenantNamesFor(
+      db,
+      p,
+      rows.map((r) => r.tenantId),
+    ),
+  ]);
   return {
-    list: rows.map((r) => toRow(r, reviewers)),
+    list: rows.map((r) => ({ ...toRow(r, reviewers), ...tenantOf(r.tenantId) })),
     total,
     totalAmount: formatMoney(sum._sum.amount ?? 0n),
   };

@@ -26,6 +26,7 @@ import { type Db, hashPassword, Prisma, type PrismaClient } from "@switchboard/d
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { findManagedUser, managedUsersWhere, tenantWhere } from "../../lib/scope";
+import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import { requireAcceptablePassword, tenantWords } from "../auth/password-policy";
 
@@ -118,7 +119,12 @@ export async function listUsers(db: Db, p: Principal, q: UserListQuery): Promise
     }),
     db.user.count({ where }),
   ]);
-  return { list: rows.map(toUserRow), total };
+  const tenantOf = await tenantNamesFor(
+    db,
+    p,
+    rows.map((r) => r.tenantId),
+  );
+  return { list: rows.map((r) => ({ ...toUserRow(r), ...tenantOf(r.tenantId) })), total };
 }
 
 /** Quick lookup for select boxes: at most USER_SEARCH_LIMIT rows, newest first; total counts every match. */
@@ -407,8 +413,14 @@ export async function listLoginLogs(db: Db, p: Principal, q: LoginLogQuery): Pro
     db.loginLog.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], ...pageArgs(q) }),
     db.loginLog.count({ where }),
   ]);
+  const tenantOf = await tenantNamesFor(
+    db,
+    p,
+    rows.map((r) => r.tenantId),
+  );
   return {
     list: rows.map((r) => ({
+      ...tenantOf(r.tenantId),
       id: r.id.toString(),
       tenantId: r.tenantId,
       userId: r.userId,

@@ -4,6 +4,7 @@ import dayjs from "dayjs";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useColumnChoice } from "../../../components/ColumnChooser";
 import { LoadError } from "../../../components/LoadError";
+import { useTenantColumn } from "../../../components/tenant-column";
 import type { UrlFilters } from "../../../hooks/use-url-filters";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { type BatchRow, batchKeys, fetchBatchList, type ListParams, searchCustomers } from "../api";
@@ -174,7 +175,10 @@ export function BatchTable({
   actions: (batch: BatchRow) => ReactNode;
 }) {
   const t = messages.useT();
+  // A super admin reading every tenant's batches sees whose each is.
+  const tenantColumn = useTenantColumn(query.data?.list);
   const columns: TableColumnsType<BatchRow> = [
+    ...tenantColumn,
     {
       title: t("col.id"),
       dataIndex: "id",

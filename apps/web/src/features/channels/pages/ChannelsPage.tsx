@@ -20,6 +20,7 @@ import { useSearchParams } from "react-router-dom";
 import { useColumnChoice } from "../../../components/ColumnChooser";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
+import { useTenantColumn } from "../../../components/tenant-column";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
 import { useChannelMutation, useChannels } from "../api";
@@ -59,7 +60,10 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
   const scope = (c: ChannelItem) =>
     c.countryScope === 1 ? t("scope.1") : t(`scope.${c.countryScope}` as "scope.2", { count: c.countryCodes.length });
 
+  // A super admin reading every tenant's channels sees whose each is.
+  const tenantColumn = useTenantColumn(channels.data?.list);
   const columns: TableColumnsType<ChannelItem> = [
+    ...tenantColumn,
     { title: t("col.name"), dataIndex: "name" },
     { title: t("col.kind"), dataIndex: "kind", render: (k: string) => t(`kind.${k}` as "kind.smpp") },
     {

@@ -3,6 +3,7 @@ import { Alert, Button, DatePicker, Flex, Form, Result, Space, Table, type Table
 import dayjs, { type Dayjs } from "dayjs";
 import type { ReactNode } from "react";
 import { useColumnChoice } from "../../../components/ColumnChooser";
+import { useTenantColumn } from "../../../components/tenant-column";
 import type { FilterValues, UrlFilters } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
@@ -29,7 +30,8 @@ interface ListViewProps<T> {
 
 /**
  * A server-paged list: loading (the table's spinner), empty (the table's empty state), a failed first load
- * (a Result with a retry), a failed refresh (an alert above the rows it still has), and the totals line.
+ * (a Result with a retry), a failed refresh (an alert above the rows it still has), and the totals line. A super
+ * admin reading every tenant's rows gets the tenant column first.
  */
 export function ListView<T extends object>({
   query,
@@ -42,7 +44,9 @@ export function ListView<T extends object>({
   columnChoice,
 }: ListViewProps<T>) {
   const t = messages.useT();
-  const choice = useColumnChoice(columnChoice ?? testId, columns);
+  const tenantColumn = useTenantColumn(query.data?.list);
+  const allColumns = tenantColumn.length > 0 ? [...tenantColumn, ...columns] : columns;
+  const choice = useColumnChoice(columnChoice ?? testId, allColumns);
   if (query.isError && !query.data) {
     return (
       <Result
@@ -79,7 +83,7 @@ export function ListView<T extends object>({
       <Table<T>
         data-testid={testId}
         rowKey={rowKey}
-        columns={columnChoice ? choice.columns : columns}
+        columns={columnChoice ? choice.columns : allColumns}
         dataSource={data?.list ?? []}
         loading={query.isFetching}
         scroll={{ x: scrollX ?? "max-content" }}

@@ -81,7 +81,16 @@ export default function AccountsPage() {
           }}
           columns={[
             { title: t("account.username"), dataIndex: "user" },
-            ...(scope.isSuper ? [{ title: t("tenant.label"), dataIndex: "tenantId" }] : []),
+            ...(scope.isSuper
+              ? [
+                  {
+                    title: t("tenant.label"),
+                    dataIndex: "tenantId",
+                    // Across every tenant the list names each account's tenant; else its id.
+                    render: (id: number | null, row: UserRow) => row.tenantName ?? id ?? "-",
+                  },
+                ]
+              : []),
             { title: t("account.nickname"), dataIndex: "nickname", render: (v: string | null) => v ?? "-" },
             { title: t("account.email"), dataIndex: "email", render: (v: string | null) => v ?? "-" },
             { title: t("account.phone"), dataIndex: "phone", render: (v: string | null) => v ?? "-" },
