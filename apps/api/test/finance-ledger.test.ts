@@ -99,7 +99,7 @@ describe("applyBalanceChange", () => {
     await expect(attempt).rejects.toMatchObject({
       status: 402,
       key: "finance.insufficient_balance",
-      params: { balance: "0.5000" },
+      params: { balance: "0.50" },
     });
     expect(await fx.balance(c.id)).toBe("1.0000");
     expect(await fx.logCount(c.id)).toBe(1);
