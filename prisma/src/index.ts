@@ -30,6 +30,7 @@ export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
 export {
+  DEMO_AGENT_OPENING_BALANCE_UNITS,
   DEMO_HLR,
   DEMO_LOGINS,
   DEMO_RBM,

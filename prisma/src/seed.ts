@@ -10,7 +10,14 @@ import { createHmac, generateKeyPairSync, randomBytes } from "node:crypto";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { DEMO_TEMPLATES } from "@switchboard/channels/simulators";
 import { storedNeeds } from "@switchboard/channels/whatsapp";
-import { AuthRequirement, AuthStatus, ProductCode, smppChannelConfig, UserType } from "@switchboard/contracts";
+import {
+  AuthRequirement,
+  AuthStatus,
+  BalanceLogType,
+  ProductCode,
+  smppChannelConfig,
+  UserType,
+} from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "../generated/client";
 import { countryRows } from "./countries";
 import { hashPassword } from "./passwords";
@@ -33,10 +40,23 @@ export const DEMO_TENANT_CODE = "demo";
 export const DEMO_LOGINS: DemoLogin[] = [
   { area: "staff (/system/login)", username: "superadmin", password: "Super12345", note: "super admin, all tenants" },
   { area: "staff (/system/login)", username: "admin", password: "Admin12345", note: "admin of the demo tenant" },
-  { area: "staff (/system/login)", username: "agent", password: "Agent12345", note: "agent of the demo tenant" },
+  {
+    area: "staff (/system/login)",
+    username: "agent",
+    password: "Agent12345",
+    note: "agent of the demo tenant, balance 10,000.00 to recharge its customers from",
+  },
   { area: "customer (/login)", username: "customer", password: "Customer123", note: "authenticated, balance 1,000.00" },
   { area: "customer (/login)", username: "newcustomer", password: "Customer123", note: "not authenticated yet" },
 ];
+
+/**
+ * The demo agent's own balance: a reseller's customers are recharged from it (docs/finance.md), so an agent that
+ * starts at 0 could recharge no one until an admin funded it. 10,000.00, credited once like an admin's recharge.
+ */
+export const DEMO_AGENT_OPENING_BALANCE_UNITS = 10_000n * 10_000n;
+/** The remark of the demo's opening recharges; the agent's also tells a re-seed that it was funded already. */
+const DEMO_OPENING_REMARK = "demo opening balance";
 
 /** Where the demo SMS channel connects: the SMSC simulator `npm start` runs. */
 export const DEMO_SMSC = { host: "127.0.0.1", port: 2775 } as const;
@@ -138,6 +158,48 @@ async function ensureSuperAdmin(prisma: PrismaClient, username: string, password
     },
   });
   return true;
+}
+
+/**
+ * Funds the demo agent as an admin's recharge does (POST /finance/recharge): in one transaction, its row locked,
+ * the balance moved by an update and a recharge row written to its balance log with the balance after it, so the
+ * ledger replays. Once: a re-seed finds that row (the agent may have spent or been recharged since) and leaves
+ * the balance alone; a demo database seeded before this gets it on its next start.
+ */
+async function ensureDemoAgentFunded(prisma: PrismaClient, tenantId: number) {
+  const staff = await prisma.user.findMany({
+    where: { tenantId, deletedAt: null, OR: [{ type: UserType.ADMIN }, { type: UserType.AGENT, username: "agent" }] },
+    orderBy: { id: "asc" },
+    select: { id: true, type: true },
+  });
+  const agent = staff.find((u) => u.type === UserType.AGENT);
+  const admin = staff.find((u) => u.type === UserType.ADMIN);
+  if (!agent) return; // renamed or deleted in this demo: nothing to fund
+  await prisma.$transaction(async (tx) => {
+    // Two starts seeding at once: the second waits here, then finds the first one's row.
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ${agent.id} FOR NO KEY UPDATE`;
+    const funded = await tx.balanceLog.findFirst({
+      where: { userId: agent.id, type: BalanceLogType.RECHARGE, remark: DEMO_OPENING_REMARK },
+      select: { id: true },
+    });
+    if (funded) return;
+    const { balance } = await tx.user.update({
+      where: { id: agent.id },
+      data: { balance: { increment: DEMO_AGENT_OPENING_BALANCE_UNITS } },
+      select: { balance: true },
+    });
+    await tx.balanceLog.create({
+      data: {
+        tenantId,
+        userId: agent.id,
+        type: BalanceLogType.RECHARGE,
+        amount: DEMO_AGENT_OPENING_BALANCE_UNITS,
+        balanceAfter: balance,
+        operatorId: admin?.id ?? null,
+        remark: DEMO_OPENING_REMARK,
+      },
+    });
+  });
 }
 
 /** The demo SMPP channel, its password sealed with CHANNEL_SECRET_KEY, as the SMS product's default channel. */
@@ -285,11 +347,11 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
       balanceLogs: {
         create: {
           tenantId: tenant.id,
-          type: 1,
+          type: BalanceLogType.RECHARGE,
           amount: 1_000n * 10_000n,
           balanceAfter: 1_000n * 10_000n,
           operatorId: agent.id,
-          remark: "demo opening balance",
+          remark: DEMO_OPENING_REMARK,
         },
       },
     },
@@ -388,5 +450,6 @@ export async function seed(
   const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE }, select: { id: true } });
   await ensureDemoWhatsappChannel(prisma, tenant.id, opts.channelSecretKey);
   await ensureDemoRcsChannel(prisma, tenant.id, opts.channelSecretKey);
+  await ensureDemoAgentFunded(prisma, tenant.id);
   return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
 }

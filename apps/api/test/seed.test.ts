@@ -1,7 +1,7 @@
 // The seed in both modes, each on a database of its own.
 import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
-import { UserType } from "@switchboard/contracts";
-import { createPrisma, seed, verifyPassword } from "@switchboard/db";
+import { BalanceLogType, UserType } from "@switchboard/contracts";
+import { createPrisma, DEMO_AGENT_OPENING_BALANCE_UNITS, DEMO_LOGINS, seed, verifyPassword } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "./throwaway-db";
 
@@ -68,6 +68,51 @@ describe("seed", () => {
       const customer = tenant.users.find((u) => u.username === "customer")!;
       const logs = await prisma.balanceLog.findMany({ where: { userId: customer.id } });
       expect(logs.reduce((s, l) => s + l.amount, 0n)).toBe(customer.balance);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it("funds the demo agent once through its ledger, as an admin's recharge would", async () => {
+    const prisma = createPrisma(url, { max: 2 });
+    try {
+      const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: "demo" }, select: { id: true } });
+      const agent = await prisma.user.findFirstOrThrow({ where: { tenantId: tenant.id, username: "agent" } });
+      const admin = await prisma.user.findFirstOrThrow({ where: { tenantId: tenant.id, username: "admin" } });
+      const agentLogs = () => prisma.balanceLog.findMany({ where: { userId: agent.id }, orderBy: { id: "asc" } });
+      // The two demo seeds of the test above ran already: one recharge row, by the admin, and the balance it left.
+      expect(agent.balance).toBe(DEMO_AGENT_OPENING_BALANCE_UNITS);
+      expect(await agentLogs()).toEqual([
+        expect.objectContaining({
+          tenantId: tenant.id,
+          type: BalanceLogType.RECHARGE,
+          amount: 10_000n * 10_000n,
+          balanceAfter: 10_000n * 10_000n,
+          operatorId: admin.id,
+          remark: "demo opening balance",
+        }),
+      ]);
+      expect(DEMO_LOGINS.find((l) => l.username === "agent")?.note).toContain("10,000.00");
+
+      // The agent spends some; a later start leaves its balance as it is.
+      await prisma.user.update({ where: { id: agent.id }, data: { balance: { decrement: 2_500n * 10_000n } } });
+      await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
+      expect((await prisma.user.findUniqueOrThrow({ where: { id: agent.id } })).balance).toBe(7_500n * 10_000n);
+      expect(await agentLogs()).toHaveLength(1);
+
+      // A demo database seeded before the agent was funded (no such row) gets it on its next start, once, even
+      // with two starts at the same moment.
+      await prisma.balanceLog.deleteMany({ where: { userId: agent.id } });
+      await prisma.user.update({ where: { id: agent.id }, data: { balance: 0n } });
+      await Promise.all([
+        seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") }),
+        seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") }),
+      ]);
+      const funded = await prisma.user.findUniqueOrThrow({ where: { id: agent.id } });
+      expect(funded.balance).toBe(DEMO_AGENT_OPENING_BALANCE_UNITS);
+      const logs = await agentLogs();
+      expect(logs).toHaveLength(1);
+      expect(logs.reduce((s, l) => s + l.amount, 0n)).toBe(funded.balance);
     } finally {
       await prisma.$disconnect();
     }

@@ -1,5 +1,5 @@
 // The back office's customer management and the agent's finance pages in a real browser: an agent recharges its
-// customer (first refused while its own balance is empty, then after an admin's top-up), the customer sees the new
+// customer (first refused for more than its own balance, then after an admin's top-up), the customer sees the new
 // balance, and the menus and guards follow the roles (docs/permissions.md, docs/finance.md).
 import path from "node:path";
 import { createPrisma } from "@switchboard/db";
@@ -15,19 +15,23 @@ let h: Harness;
 const prisma = createPrisma(inject("databaseUrl"), { max: 2 });
 /** The seed customer's balance once recharged (money units): other files may have spent some before this one. */
 let recharged = 0n;
+/** The seed agent's balance (funded by the seed) after the admin's 100 and its recharge of 12.50. */
+let agentAfter = 0n;
 beforeAll(async () => {
   h = await startHarness();
   const customer = await prisma.user.findFirstOrThrow({ where: { username: "customer" }, select: { balance: true } });
   recharged = customer.balance + 125_000n;
+  const agent = await prisma.user.findFirstOrThrow({ where: { username: "agent" }, select: { balance: true } });
+  agentAfter = agent.balance + 1_000_000n - 125_000n;
 });
 afterAll(async () => {
   await h?.close();
   await prisma.$disconnect();
 });
 
-/** Money units as the pages show them (formatMoney): two to four decimals, thousands separators. */
+/** Money units as the pages show amounts (formatMoney): two decimals, thousands separators. */
 const shown = (units: bigint) =>
-  (Number(units) / 10_000).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  (Number(units) / 10_000).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 
@@ -80,7 +84,7 @@ async function openRechargeModal(page: Page) {
 
 describe("customer management in Chromium", () => {
   it(
-    "agent recharges its customer 12.5 (refused while its own balance is empty); the customer sees it",
+    "agent recharges its customer 12.5 (refused for more than its own balance); the customer sees it",
     SLOW,
     async () => {
       const agent = await staff("agent", "Agent12345");
@@ -88,10 +92,10 @@ describe("customer management in Chromium", () => {
       await agent.getByTestId("recharge-table-totals").waitFor();
       await openRechargeModal(agent);
       await pickUser(agent, "customer");
-      await agent.getByTestId("balance-amount").fill("12.5");
+      await agent.getByTestId("balance-amount").fill("50000");
       await agent.getByTestId("balance-remark").fill("e2e top-up");
       await agent.getByTestId("balance-submit").click();
-      // The seed's agent has no balance of its own: the server refuses and the modal says why.
+      // More than the seed's agent holds of its own (10,000.00): the server refuses and the modal says why.
       await expect.poll(() => agent.getByTestId("balance-error").textContent(), POLL).toContain("代理商余额不足");
       await shot(agent, "backend-customer-recharge-agent-short");
 
@@ -107,7 +111,8 @@ describe("customer management in Chromium", () => {
       await shot(admin, "backend-customer-recharge-add");
       await admin.context().close();
 
-      // The agent tries again: recharged, and the record shows.
+      // The agent tries again with what it can pay: recharged, and the record shows.
+      await agent.getByTestId("balance-amount").fill("12.5");
       await agent.getByTestId("balance-submit").click();
       await agent.getByTestId("balance-modal").waitFor({ state: "hidden" });
       await expect.poll(() => agent.getByTestId("recharge-table").textContent(), POLL).toContain("e2e top-up");
@@ -122,7 +127,7 @@ describe("customer management in Chromium", () => {
         .poll(() => agent.getByTestId("agent-recharge-table").textContent(), POLL)
         .toContain("[customer] e2e top-up");
       expect(await agent.getByTestId("agent-recharge-table").textContent()).toContain("+100.00");
-      expect(await agent.getByTestId("agent-balance").textContent()).toContain("87.50");
+      expect(await agent.getByTestId("agent-balance").textContent()).toContain(shown(agentAfter));
       await shot(agent, "backend-finance-recharge");
       await agent.goto("/backend/finance/deduct");
       await agent.getByTestId("agent-deduct-table-totals").waitFor();
