@@ -14,7 +14,9 @@ import {
   listParams,
   useBatchList,
 } from "../../../features/batches/components/BatchListParts";
+import { ProductUnavailable } from "../../../features/batches/components/ProductUnavailable";
 import { useBatchActions } from "../../../features/batches/hooks/use-batch-actions";
+import { useProductAvailability } from "../../../features/batches/hooks/use-product-availability";
 import { messages as batchMessages } from "../../../features/batches/messages";
 import { canCancel, liveInterval } from "../../../features/batches/status";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
@@ -34,6 +36,8 @@ export default function RcsMessageListPage() {
   const actions = useBatchActions();
   const navigate = useNavigate();
   const live = liveInterval(query.data?.list) !== false;
+  // RCS that no channel carries for this customer says so before anything is paid.
+  const availability = useProductAvailability(ProductCode.RCS);
 
   const rowActions = (row: BatchRow) => (
     <Space size={0}>
@@ -60,13 +64,20 @@ export default function RcsMessageListPage() {
   return (
     <PageContainer
       extra={
-        <Link to={rcsCreatePath(stage)}>
-          <Button type="primary" icon={<PlusOutlined />} data-testid="new-task">
+        availability.state === "unavailable" ? (
+          <Button type="primary" icon={<PlusOutlined />} disabled data-testid="new-task">
             {t("list.new")}
           </Button>
-        </Link>
+        ) : (
+          <Link to={rcsCreatePath(stage)}>
+            <Button type="primary" icon={<PlusOutlined />} data-testid="new-task">
+              {t("list.new")}
+            </Button>
+          </Link>
+        )
       }
     >
+      <ProductUnavailable availability={availability} />
       <Typography.Paragraph type="secondary">{t(`list.stageHint.${stage}` as RcsMessageKey)}</Typography.Paragraph>
       <BatchFilters url={url} showStatus={false} showCustomer={false} />
       {live && (

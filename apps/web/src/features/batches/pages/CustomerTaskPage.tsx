@@ -2,7 +2,7 @@
 import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
 import type { ProductCode } from "@switchboard/contracts/codes";
 import { useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Drawer, Space, Typography } from "antd";
+import { Button, Drawer, Space, Typography } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
@@ -20,6 +20,7 @@ import {
   listParams,
   useBatchList,
 } from "../components/BatchListParts";
+import { ProductUnavailable } from "../components/ProductUnavailable";
 import { useBatchActions } from "../hooks/use-batch-actions";
 import { useProductAvailability } from "../hooks/use-product-availability";
 import { messages } from "../messages";
@@ -88,16 +89,7 @@ export default function CustomerTaskPage() {
         </Button>
       }
     >
-      {availability.state === "unavailable" && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          title={t("product.unavailable")}
-          description={availability.reason ?? t("product.notOpened")}
-          data-testid="product-unavailable"
-        />
-      )}
+      <ProductUnavailable availability={availability} />
       <BatchFilters url={url} showStatus showCustomer={false} />
       {live && (
         <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
