@@ -36,6 +36,8 @@ const table: Row[] = [
   ["/backend/customer/list",                  true,  true,  false, true,  false],
   ["/backend/customer/authentication",        true,  true,  false, true,  false],
   ["/backend/customer/log",                   true,  false, false, true,  false],
+  ["/app/sender-ids",                         false, false, true,  false, false],
+  ["/backend/customer/sender-ids",            true,  true,  false, true,  false],
   ["/backend/rcs/message/1",                  true,  true,  false, true,  false],
   ["/backend/sms/message/detail/:batchId",    true,  true,  false, true,  false],
   ["/backend/finance/recharge",               false, true,  false, false, false],
@@ -167,6 +169,7 @@ describe("menus derived from the tree", () => {
       "app.finance",
       "app.notice",
       "app.developer",
+      "app.senderIds",
     ]);
     expect(menu.find((e) => e.key === "app.finance")?.children?.map((e) => e.path)).toEqual([
       "/app/finance/recharge/add",

@@ -1,6 +1,6 @@
 import type { SubmitPreResult } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { App } from "antd";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -43,6 +43,9 @@ describe("a batch submitted from the task page", () => {
     mockFetch({
       "/website/config": { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) },
       "/batch/list": { body: envelope({ list: [], total: 0 }) },
+      "/sender-id/list": {
+        body: envelope({ list: [{ id: 1, senderId: "Acme", countryCode: null, status: 2 }], total: 1 }),
+      },
       "POST /user/submit/pre": { body: envelope(pre) },
       "POST /batch/submit": {
         body: envelope({
@@ -74,7 +77,10 @@ describe("a batch submitted from the task page", () => {
     await userEvent.click(await screen.findByTestId("task-mode-multiple"));
     fireEvent.change(screen.getByTestId("task-numbers"), { target: { value: "+8613800138000\n+6591234567" } });
     fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Your code is 1234" } });
-    fireEvent.change(screen.getByTestId("task-sender-id"), { target: { value: "Acme" } });
+    await userEvent.click(within(screen.getByTestId("task-sender-id")).getByRole("combobox"));
+    await userEvent.click(
+      await screen.findByText("Acme · all countries", { selector: ".ant-select-item-option-content" }),
+    );
     await userEvent.click(screen.getByTestId("task-check"));
     await screen.findByTestId("task-summary");
     await userEvent.click(screen.getByTestId("task-confirm"));

@@ -17,8 +17,31 @@ import { type Answer, envelope, mockFetch, type RecordedRequest } from "./helper
 const slow = { timeout: 15_000 };
 
 const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+/** The customer's approved sender ids: the SMS editor's sender is chosen among them. */
+const approvedSenderIds = {
+  body: envelope({
+    list: [
+      {
+        id: 1,
+        userId: 9,
+        user: "acme",
+        senderId: "Acme",
+        countryCode: null,
+        kind: "alphanumeric",
+        status: 2,
+        note: null,
+        reason: null,
+        reviewerId: null,
+        reviewedAt: "2026-11-20T08:00:00.000Z",
+        createdAt: "2026-11-20T07:00:00.000Z",
+        updatedAt: "2026-11-20T08:00:00.000Z",
+      },
+    ],
+    total: 1,
+  }),
+};
 const stub = (answers: Record<string, Answer | ((req: RecordedRequest) => Answer)>) =>
-  mockFetch({ "/website/config": websiteConfig, ...answers });
+  mockFetch({ "/website/config": websiteConfig, "/sender-id/list": approvedSenderIds, ...answers });
 
 function renderModal(productCode: ProductCode = ProductCode.SMS) {
   const onClose = vi.fn<() => void>();
@@ -167,7 +190,10 @@ describe("pre-submit check and confirm", slow, () => {
     await userEvent.click(await screen.findByTestId("task-mode-multiple"));
     fireEvent.change(screen.getByTestId("task-numbers"), { target: { value: numbers } });
     fireEvent.change(screen.getByTestId("task-sms-text"), { target: { value: "Your code is 1234" } });
-    fireEvent.change(screen.getByTestId("task-sender-id"), { target: { value: "Acme" } });
+    await userEvent.click(within(screen.getByTestId("task-sender-id")).getByRole("combobox"));
+    await userEvent.click(
+      await screen.findByText("Acme · all countries", { selector: ".ant-select-item-option-content" }),
+    );
   }
 
   it("asks for the missing fields instead of calling the API", async () => {

@@ -104,6 +104,7 @@ export const en = {
   "route.app.consumeRecord": "Consume records",
   "route.app.notice": "Notice",
   "route.app.developer": "Developer settings",
+  "route.app.senderIds": "Sender IDs",
   "route.app.search": "Message search",
 
   // Back office
@@ -116,6 +117,7 @@ export const en = {
   "route.backend.customer.consume": "Consume records",
   "route.backend.customer.remit": "Remittance records",
   "route.backend.customer.authentication": "Identity authentication",
+  "route.backend.customer.senderIds": "Sender IDs",
   "route.backend.customer.log": "Customer login log",
   "route.backend.rcs": "RCS management",
   "route.backend.ws": "WS management",

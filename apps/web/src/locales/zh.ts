@@ -101,6 +101,7 @@ export const zh = {
   "route.app.consumeRecord": "消费记录",
   "route.app.notice": "公告",
   "route.app.developer": "开发者设置",
+  "route.app.senderIds": "发送方 ID",
   "route.app.search": "消息搜索",
 
   // Back office
@@ -113,6 +114,7 @@ export const zh = {
   "route.backend.customer.consume": "消费记录",
   "route.backend.customer.remit": "汇款记录",
   "route.backend.customer.authentication": "身份认证",
+  "route.backend.customer.senderIds": "发送方 ID",
   "route.backend.customer.log": "客户登录日志",
   "route.backend.rcs": "RCS管理",
   "route.backend.ws": "WS管理",

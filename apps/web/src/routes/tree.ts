@@ -203,6 +203,14 @@ export const routeTree: readonly RouteNode[] = [
         icon: "developer",
         page: developerPage,
       },
+      {
+        path: "sender-ids",
+        key: "app.senderIds",
+        label: "route.app.senderIds",
+        icon: "sms",
+        hiddenInRcs: true,
+        page: () => import("../features/sender-ids/pages/SenderIdsPage"),
+      },
     ],
   },
 
@@ -265,6 +273,13 @@ export const routeTree: readonly RouteNode[] = [
             key: "backend.customer.authentication",
             label: "route.backend.customer.authentication",
             page: () => import("../features/customers/pages/AuthenticationPage"),
+          },
+          {
+            path: "sender-ids",
+            key: "backend.customer.senderIds",
+            label: "route.backend.customer.senderIds",
+            hiddenInRcs: true,
+            page: () => import("../features/sender-ids/pages/SenderIdReviewPage"),
           },
           {
             path: "log",

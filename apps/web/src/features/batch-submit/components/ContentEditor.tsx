@@ -2,6 +2,7 @@ import { RCS_CAROUSEL_MAX_CARDS, RCS_CAROUSEL_MIN_CARDS, RCS_TEXT_MAX, WS_TEXT_M
 import { ProductCode } from "@switchboard/contracts/codes";
 import { Button, Col, Input, Row, Segmented, Select, Space, Tabs, Typography } from "antd";
 import { useId, useState } from "react";
+import { SenderIdSelect } from "../../sender-ids/components/SenderIdSelect";
 import { messages } from "../messages";
 import {
   type CardDraft,
@@ -58,14 +59,12 @@ function SmsEditor({ draft, onChange, problems }: ContentEditorProps) {
         <SmsCounter text={draft.smsText} testId="task-segments" />
       </div>
       <Field label={t("sms.sender")} htmlFor={`${id}-sender`} problem={problems.senderId}>
-        <Input
+        {/* Only the customer's approved sender ids (or none: the channel's default). */}
+        <SenderIdSelect
           id={`${id}-sender`}
           data-testid="task-sender-id"
           value={draft.senderId}
-          onChange={(e) => onChange({ senderId: e.target.value })}
-          placeholder={t("sms.senderPlaceholder")}
-          maxLength={17}
-          style={{ maxWidth: 320 }}
+          onChange={(senderId) => onChange({ senderId })}
         />
       </Field>
     </>
