@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { channelSecretKey as channelSecretKeyBytes, decryptSecrets } from "@switchboard/channels";
 import {
   createPrisma,
   DEMO_HLR,
@@ -15,12 +14,11 @@ import {
   DEMO_RBM,
   DEMO_SMSC,
   DEMO_WHATSAPP,
-  demoRbmClientToken,
-  demoWhatsappSecrets,
   migrate,
   seed,
 } from "@switchboard/db";
 import { ConfigError, loadConfig } from "../apps/api/src/config";
+import { DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
 import {
   DATA_DIR,
@@ -148,26 +146,13 @@ const seeded = await seed(
       }
     : { mode: "demo", channelSecretKey },
 );
-// The demo WhatsApp and RCS channels' ids name their webhook URLs, which the simulators push events to.
-const demoWhatsappChannel = production
-  ? null
-  : await prisma.channel.findFirst({ where: { kind: "whatsapp", name: DEMO_WHATSAPP.name }, select: { id: true } });
-const demoRcsChannel = production
-  ? null
-  : await prisma.channel.findFirst({
-      where: { kind: "rcs", name: DEMO_RBM.name },
-      select: { id: true, tenantId: true, secrets: true },
-    });
-// The RBM simulator accepts the service-account key the demo channel holds: handed over as an owner-only file.
+// The demo WhatsApp and RCS channels' ids name their webhook URLs, which the simulators push events to; the RBM
+// simulator accepts the service-account key the demo channel holds: handed over as an owner-only file.
+const demoChannels = production ? null : await findDemoChannels(prisma, channelSecretKey);
 const rbmKeyFile = path.join(DATA_DIR, "rbm-service-account.json");
-if (demoRcsChannel) {
-  const { serviceAccountKey } = decryptSecrets(
-    channelSecretKeyBytes(channelSecretKey),
-    demoRcsChannel.tenantId,
-    demoRcsChannel.secrets,
-  );
+if (demoChannels?.rcs) {
   mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });
-  writeFileSync(rbmKeyFile, serviceAccountKey ?? "", { mode: 0o600 });
+  writeFileSync(rbmKeyFile, demoChannels.rcs.serviceAccountKey, { mode: 0o600 });
 }
 await prisma.$disconnect();
 say(`seed: ${seeded.countries} countries${seeded.createdDemo ? ", demo tenant created" : ""}`);
@@ -196,102 +181,17 @@ const env: NodeJS.ProcessEnv = {
 };
 run("api", ["--import", "tsx", "apps/api/src/main.ts"], env);
 run("workers", ["--import", "tsx", "workers/src/main.ts"], env);
-// The demo SMS channel's SMSC: receipts on, a little latency and a few undelivered, like a real one.
-if (!production) {
-  run(
-    "smsc",
-    [
-      "--import",
-      "tsx",
-      "packages/channels/src/simulators/smsc-cli.ts",
-      "--port",
-      String(DEMO_SMSC.port),
-      "--receipts",
-      "on",
-      "--latency-ms",
-      "5",
-      "--receipt-delay-ms",
-      "500",
-      "--mix",
-      "delivered=0.97,undeliv=0.03",
-    ],
-    env,
-  );
-}
-// The demo RCS channel's RBM API: a fifth of the numbers not RCS-capable (they fall back to SMS), some read.
-if (!production && demoRcsChannel) {
-  run(
-    "rbm",
-    [
-      "--import",
-      "tsx",
-      "packages/channels/src/simulators/rbm-cli.ts",
-      "--port",
-      String(DEMO_RBM.port),
-      "--agent-id",
-      DEMO_RBM.agentId,
-      "--client-token",
-      demoRbmClientToken(channelSecretKey),
-      "--webhook-url",
-      `http://127.0.0.1:${apiPort}/webhooks/rcs/${demoRcsChannel.id}`,
-      "--key-file",
+// The demo channels' simulators (scripts/lib/demo-simulators.ts, shared with docker compose's demo profile).
+if (demoChannels) {
+  for (const name of DEMO_SIMULATORS) {
+    const args = demoSimulatorArgs(name, {
+      channelSecretKey,
+      apiUrl: `http://127.0.0.1:${apiPort}`,
+      channels: demoChannels,
       rbmKeyFile,
-      "--non-capable-share",
-      "0.2",
-      "--delivery-delay-ms",
-      "500",
-      "--read-share",
-      "0.6",
-      "--read-delay-ms",
-      "2000",
-      "--reply-share",
-      "0.05",
-      "--rps",
-      "300",
-    ],
-    env,
-  );
-}
-// The demo SMS channel's HLR lookup, for screening SMS numbers (10 % unreachable, 2 % unknown, by number).
-if (!production) {
-  run("hlr", ["--import", "tsx", "packages/channels/src/simulators/hlr-cli.ts", "--port", String(DEMO_HLR.port)], env);
-}
-// The demo WS channel's WhatsApp Cloud API: approved demo templates, statuses pushed to our webhook, some read.
-if (!production && demoWhatsappChannel) {
-  const wa = demoWhatsappSecrets(channelSecretKey);
-  run(
-    "whatsapp",
-    [
-      "--import",
-      "tsx",
-      "packages/channels/src/simulators/whatsapp-cli.ts",
-      "--port",
-      String(DEMO_WHATSAPP.port),
-      "--webhook-url",
-      `http://127.0.0.1:${apiPort}/webhooks/whatsapp/${demoWhatsappChannel.id}`,
-      "--access-token",
-      wa.accessToken,
-      "--app-secret",
-      wa.appSecret,
-      "--verify-token",
-      wa.webhookVerifyToken,
-      "--phone-number-id",
-      DEMO_WHATSAPP.phoneNumberId,
-      "--waba-id",
-      DEMO_WHATSAPP.wabaId,
-      "--mps",
-      "80",
-      "--read-share",
-      "0.6",
-      "--reply-share",
-      "0.05",
-      "--delivery-delay-ms",
-      "500",
-      "--read-delay-ms",
-      "2000",
-    ],
-    env,
-  );
+    });
+    if (args) run(name, ["--import", "tsx", `packages/channels/src/simulators/${name}-cli.ts`, ...args], env);
+  }
 }
 
 // The web client: built when its sources are newer than the last build, then served with the API's address.

@@ -3,7 +3,7 @@
 // format (migrations/<timestamp>_<name>/migration.sql and the _prisma_migrations table), so the
 // ordinary `prisma migrate` CLI stays compatible wherever it can run.
 //
-// CLI: node --import tsx src/migrate.ts deploy | dev <name> [--force-reset]
+// CLI: src/migrate-cli.ts (npm run db:migrate, db:migrate:dev)
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -210,16 +210,4 @@ async function migrateNow(
     engine.free();
     await Promise.all(pools.map((p) => p.end().catch(() => {})));
   }
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [cmd, name = "migration"] = process.argv.slice(2);
-  const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/switchboard";
-  const mode = cmd === "dev" ? { dev: name, forceReset: process.argv.includes("--force-reset") } : "deploy";
-  const t0 = performance.now();
-  const r = await migrate(url, mode as Parameters<typeof migrate>[1], console.log);
-  console.log(
-    `applied: ${r.applied.length ? r.applied.join(", ") : "none (up to date)"} in ${Math.round(performance.now() - t0)} ms`,
-  );
-  process.exit(0);
 }

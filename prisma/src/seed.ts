@@ -90,11 +90,32 @@ export const DEMO_RBM = {
   agentId: "switchboard-demo-agent",
 } as const;
 
+/** Where a demo simulator listens, when not where `npm start` runs it (docker compose: its service name). */
+export interface SimulatorAddress {
+  host: string;
+  port: number;
+}
+
+/** The demo channels' simulators: `npm start`'s loopback addresses unless given (docker compose's demo profile). */
+export interface DemoSimulatorAddresses {
+  smsc: SimulatorAddress;
+  hlr: SimulatorAddress;
+  whatsapp: SimulatorAddress;
+  rbm: SimulatorAddress;
+}
+
+export const DEMO_SIMULATOR_ADDRESSES: DemoSimulatorAddresses = {
+  smsc: { host: DEMO_SMSC.host, port: DEMO_SMSC.port },
+  hlr: { host: DEMO_HLR.host, port: DEMO_HLR.port },
+  whatsapp: { host: DEMO_WHATSAPP.host, port: DEMO_WHATSAPP.port },
+  rbm: { host: DEMO_RBM.host, port: DEMO_RBM.port },
+};
+
 /** The demo RBM webhook's clientToken (key of X-Goog-Signature), derived like the WhatsApp credentials. */
 export const demoRbmClientToken = (secretKey: string) => demoSimulatorSecret(secretKey, "rbm-client-token");
 
 /** A service-account key file of the demo agent: a fresh RSA key, as Google would issue one. */
-function demoServiceAccountKey(): string {
+function demoServiceAccountKey(rbm: SimulatorAddress): string {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return JSON.stringify({
     type: "service_account",
@@ -103,7 +124,7 @@ function demoServiceAccountKey(): string {
     private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
     client_email: "rbm-demo@switchboard-demo.iam.gserviceaccount.com",
     client_id: "100000000000000000000",
-    token_uri: `http://${DEMO_RBM.host}:${DEMO_RBM.port}/token`,
+    token_uri: `http://${rbm.host}:${rbm.port}/token`,
   });
 }
 
@@ -203,12 +224,18 @@ async function ensureDemoAgentFunded(prisma: PrismaClient, tenantId: number) {
 }
 
 /** The demo SMPP channel, its password sealed with CHANNEL_SECRET_KEY, as the SMS product's default channel. */
-async function seedDemoSmsChannel(prisma: PrismaClient, tenantId: number, smsProductId: number, secretKey: string) {
+async function seedDemoSmsChannel(
+  prisma: PrismaClient,
+  tenantId: number,
+  smsProductId: number,
+  secretKey: string,
+  at: DemoSimulatorAddresses,
+) {
   const { password, ...config } = smppChannelConfig.parse({
-    ...DEMO_SMSC,
+    ...at.smsc,
     systemId: "switchboard",
     password: "demo",
-    lookupUrl: `http://${DEMO_HLR.host}:${DEMO_HLR.port}/lookup`,
+    lookupUrl: `http://${at.hlr.host}:${at.hlr.port}/lookup`,
   });
   const channel = await prisma.channel.create({
     data: {
@@ -225,7 +252,12 @@ async function seedDemoSmsChannel(prisma: PrismaClient, tenantId: number, smsPro
 }
 
 /** The demo WhatsApp channel as the WS product's default, unless the demo tenant has one already. */
-async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number, secretKey: string) {
+async function ensureDemoWhatsappChannel(
+  prisma: PrismaClient,
+  tenantId: number,
+  secretKey: string,
+  at: DemoSimulatorAddresses,
+) {
   if (await prisma.channel.findFirst({ where: { tenantId, kind: "whatsapp" }, select: { id: true } })) return;
   const ws = await prisma.product.findFirst({ where: { tenantId, code: ProductCode.WS }, select: { id: true } });
   if (!ws) return;
@@ -236,12 +268,12 @@ async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number,
       kind: "whatsapp",
       productCode: ProductCode.WS,
       config: {
-        baseUrl: `http://${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}`,
+        baseUrl: `http://${at.whatsapp.host}:${at.whatsapp.port}`,
         apiVersion: "v21.0",
         phoneNumberId: DEMO_WHATSAPP.phoneNumberId,
         wabaId: DEMO_WHATSAPP.wabaId,
         // The simulator also answers the On-Premises contacts check, so WS screening works in the demo.
-        contactsCheckUrl: `http://${DEMO_WHATSAPP.host}:${DEMO_WHATSAPP.port}/v1/contacts`,
+        contactsCheckUrl: `http://${at.whatsapp.host}:${at.whatsapp.port}/v1/contacts`,
       },
       secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, demoWhatsappSecrets(secretKey)),
       // WhatsApp's default throughput per business number.
@@ -268,11 +300,16 @@ async function ensureDemoWhatsappChannel(prisma: PrismaClient, tenantId: number,
 }
 
 /** The demo RCS channel as the RCS product's default, unless the demo tenant has one already. */
-async function ensureDemoRcsChannel(prisma: PrismaClient, tenantId: number, secretKey: string) {
+async function ensureDemoRcsChannel(
+  prisma: PrismaClient,
+  tenantId: number,
+  secretKey: string,
+  at: DemoSimulatorAddresses,
+) {
   if (await prisma.channel.findFirst({ where: { tenantId, kind: "rcs" }, select: { id: true } })) return;
   const rcs = await prisma.product.findFirst({ where: { tenantId, code: ProductCode.RCS }, select: { id: true } });
   if (!rcs) return;
-  const base = `http://${DEMO_RBM.host}:${DEMO_RBM.port}`;
+  const base = `http://${at.rbm.host}:${at.rbm.port}`;
   const channel = await prisma.channel.create({
     data: {
       tenantId,
@@ -281,7 +318,7 @@ async function ensureDemoRcsChannel(prisma: PrismaClient, tenantId: number, secr
       productCode: ProductCode.RCS,
       config: { baseUrl: base, agentId: DEMO_RBM.agentId, tokenUrl: `${base}/token`, capabilityCheck: "batch" },
       secrets: encryptSecrets(channelSecretKey(secretKey), tenantId, {
-        serviceAccountKey: demoServiceAccountKey(),
+        serviceAccountKey: demoServiceAccountKey(at.rbm),
         webhookClientToken: demoRbmClientToken(secretKey),
       }),
       throughput: 300,
@@ -290,7 +327,12 @@ async function ensureDemoRcsChannel(prisma: PrismaClient, tenantId: number, secr
   await prisma.product.update({ where: { id: rcs.id }, data: { defaultChannelId: channel.id } });
 }
 
-async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], channelSecret: string) {
+async function seedDemoTenant(
+  prisma: PrismaClient,
+  countryCodes: string[],
+  channelSecret: string,
+  at: DemoSimulatorAddresses,
+) {
   const h = async (pw: string) => hashPassword(pw);
   const [superLogin, adminLogin, agentLogin, customerLogin, newCustomerLogin] = DEMO_LOGINS as [
     DemoLogin,
@@ -422,7 +464,7 @@ async function seedDemoTenant(prisma: PrismaClient, countryCodes: string[], chan
         updatedById: admin.id,
       })),
     });
-    if (p.code === ProductCode.SMS) await seedDemoSmsChannel(prisma, tenant.id, product.id, channelSecret);
+    if (p.code === ProductCode.SMS) await seedDemoSmsChannel(prisma, tenant.id, product.id, channelSecret, at);
   }
 }
 
@@ -433,6 +475,8 @@ export async function seed(
         mode: "demo";
         /** CHANNEL_SECRET_KEY of the API and workers that will open the demo channels. */
         channelSecretKey: string;
+        /** Where the demo channels' simulators listen (default: where `npm start` runs them). */
+        simulators?: Partial<DemoSimulatorAddresses>;
       }
     | { mode: "production"; superAdmin?: { username: string; password: string } },
 ): Promise<SeedResult> {
@@ -441,15 +485,16 @@ export async function seed(
     if (opts.superAdmin) await ensureSuperAdmin(prisma, opts.superAdmin.username, opts.superAdmin.password);
     return { countries, logins: [], createdDemo: false };
   }
+  const at: DemoSimulatorAddresses = { ...DEMO_SIMULATOR_ADDRESSES, ...opts.simulators };
   const exists = await prisma.tenant.findUnique({ where: { code: DEMO_TENANT_CODE } });
   if (!exists) {
     const codes = (await prisma.country.findMany({ select: { code: true } })).map((c) => c.code);
-    await seedDemoTenant(prisma, codes, opts.channelSecretKey);
+    await seedDemoTenant(prisma, codes, opts.channelSecretKey, at);
   }
   // Channels added to the demo since its tenant was first made (an existing demo database gets them too).
   const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE }, select: { id: true } });
-  await ensureDemoWhatsappChannel(prisma, tenant.id, opts.channelSecretKey);
-  await ensureDemoRcsChannel(prisma, tenant.id, opts.channelSecretKey);
+  await ensureDemoWhatsappChannel(prisma, tenant.id, opts.channelSecretKey, at);
+  await ensureDemoRcsChannel(prisma, tenant.id, opts.channelSecretKey, at);
   await ensureDemoAgentFunded(prisma, tenant.id);
   return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
 }
