@@ -15,6 +15,8 @@ import {
   AuthStatus,
   BalanceLogType,
   ProductCode,
+  SenderIdStatus,
+  senderIdKind,
   smppChannelConfig,
   UserType,
 } from "@switchboard/contracts";
@@ -36,6 +38,9 @@ export interface SeedResult {
 }
 
 export const DEMO_TENANT_CODE = "demo";
+
+/** The demo customer's approved sender id (every country). */
+export const DEMO_SENDER_ID = "Switchboard";
 
 export const DEMO_LOGINS: DemoLogin[] = [
   { area: "staff (/system/login)", username: "superadmin", password: "Super12345", note: "super admin, all tenants" },
@@ -179,6 +184,44 @@ async function ensureSuperAdmin(prisma: PrismaClient, username: string, password
     },
   });
   return true;
+}
+
+/**
+ * The demo customer's approved sender id ("Switchboard", every country), so the SMS editor has one to offer
+ * (docs/sender-ids.md). A demo database seeded before sender ids gets it on its next start; one the demo's users
+ * revoked or put back in review is left as it is (a withdrawn one comes back).
+ */
+async function ensureDemoSenderId(prisma: PrismaClient, tenantId: number) {
+  const customerLogin = DEMO_LOGINS[3];
+  if (!customerLogin) return;
+  const [customer, admin] = await Promise.all([
+    prisma.user.findFirst({
+      where: { tenantId, type: UserType.USER, username: customerLogin.username, deletedAt: null },
+      select: { id: true },
+    }),
+    prisma.user.findFirst({
+      where: { tenantId, type: UserType.ADMIN, deletedAt: null },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    }),
+  ]);
+  if (!customer) return;
+  await prisma.senderId.createMany({
+    data: [
+      {
+        tenantId,
+        userId: customer.id,
+        senderId: DEMO_SENDER_ID,
+        countryCode: null,
+        kind: senderIdKind(DEMO_SENDER_ID),
+        status: SenderIdStatus.APPROVED,
+        note: "Demo brand",
+        reviewerId: admin?.id ?? null,
+        reviewedAt: new Date(),
+      },
+    ],
+    skipDuplicates: true,
+  });
 }
 
 /**
@@ -496,5 +539,6 @@ export async function seed(
   await ensureDemoWhatsappChannel(prisma, tenant.id, opts.channelSecretKey, at);
   await ensureDemoRcsChannel(prisma, tenant.id, opts.channelSecretKey, at);
   await ensureDemoAgentFunded(prisma, tenant.id);
+  await ensureDemoSenderId(prisma, tenant.id);
   return { countries, logins: DEMO_LOGINS, createdDemo: !exists };
 }

@@ -361,6 +361,16 @@ describe("use in SMS batches", () => {
   });
 });
 
+describe("demo", () => {
+  it("the demo customer has the demo's sender id approved for every country", async () => {
+    const demo = await t.prisma.user.findFirstOrThrow({ where: { username: "customer", tenant: { code: "demo" } } });
+    const rows = await t.prisma.senderId.findMany({ where: { userId: demo.id } });
+    expect(rows).toEqual([
+      expect.objectContaining({ senderId: "Switchboard", countryCode: null, kind: "alphanumeric", status: 2 }),
+    ]);
+  });
+});
+
 describe("developer API", () => {
   async function developer() {
     const c = await fx.customer(w, "10.00");
