@@ -121,6 +121,9 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>;
 
+/** Every variable loadConfig reads (npm run check:compose: each one is in .env.example and reaches compose's app services). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape) as Array<keyof Config>;
+
 /** A comma-separated setting as its entries. */
 function list(value: string): string[] {
   return value
