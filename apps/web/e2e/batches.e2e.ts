@@ -109,9 +109,25 @@ describe("message batches in Chromium", () => {
     expect(download.suggestedFilename()).toBe(`batch-${batchId}-recipients.csv`);
     const csv = readFileSync((await download.path()) ?? "", "utf8").replace(/^\uFEFF/, "");
     const csvLines = csv.split("\r\n").filter((l) => l !== "");
-    expect(csvLines[0]?.split(",").slice(0, 2)).toEqual(["phone", "country"]);
-    expect(csvLines.slice(1).map((l) => l.split(",")[0])).toEqual(numbers);
-    expect(csvLines.slice(1).every((l) => l.split(",")[1] === "CN")).toBe(true);
+    // Written for its reader: the page's language, the browser's clock (named in the header), codes at the end.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(csvLines[0]?.split(",")).toEqual([
+      "号码",
+      "国家",
+      "条数",
+      "单价",
+      "发送结果",
+      "状态报告",
+      "错误码",
+      `发送时间（${zone}）`,
+      `回执时间（${zone}）`,
+      "发送结果代码",
+      "状态报告代码",
+    ]);
+    const rows = csvLines.slice(1).map((l) => l.split(","));
+    expect(rows.map((r) => r[0])).toEqual(numbers);
+    expect(rows.every((r) => r[1] === "CN" && r[4] === "发送成功" && r[9] === "1")).toBe(true);
+    expect(rows.every((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(r[7] ?? ""))).toBe(true);
 
     const [rejected] = await Promise.all([
       page.waitForEvent("download"),
