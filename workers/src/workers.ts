@@ -24,6 +24,7 @@ import { dispatchChunk } from "./jobs/dispatch-chunk";
 import { finishBatch } from "./jobs/finish-batch";
 import { ingestBatch, ingestBatchFailed } from "./jobs/ingest-batch";
 import { scheduleTick } from "./jobs/schedule";
+import { redisRetryStrategy } from "@switchboard/api/outage-log";
 import type { WorkerDeps } from "./lib/deps";
 import { callbackJobId } from "./lib/job-queues";
 import { isRunAgain } from "./lib/job-result";
@@ -129,6 +130,14 @@ function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
   };
 }
 
+/**
+ * A job whose worker died (SIGKILL, a crash, a lost machine) is handed to another worker once its lock has
+ * lapsed and a stalled-job check has seen it: at most lockDuration + stalledInterval, 20 s here instead of
+ * BullMQ's 60 s. Locks are renewed every lockDuration / 2 by a timer, which a busy event loop still serves
+ * (a chunk never blocks it for seconds); a job wrongly taken for stalled would meet its chunk's lease anyway.
+ */
+const JOB_LOCKS = { lockDuration: 15_000, stalledInterval: 5_000 } as const;
+
 export interface StartOptions {
   concurrency?: Partial<Record<QueueName, number>>;
   /**
@@ -146,30 +155,54 @@ export interface StartOptions {
 export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): Promise<RunningWorkers> {
   const concurrency = { ...DEFAULT_CONCURRENCY, ...opts.concurrency };
   const scheduler = opts.scheduler ?? true;
-  const connection = { url: deps.redisUrl, maxRetriesPerRequest: null };
+  // Reconnects at the pace the outage line announces (outage-log.ts), not BullMQ's own.
+  const connection = { url: deps.redisUrl, maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy };
   const prefix = bullPrefix(deps.redisPrefix);
   const workers: Worker[] = [];
   for (const [name, handle] of Object.entries(processors(deps)) as Array<[QueueName, Processor]>) {
     if (name === QUEUE.schedule && !scheduler) continue;
+    const took = {
+      completed: deps.metrics.jobDuration.labels(name, "completed"),
+      failed: deps.metrics.jobDuration.labels(name, "failed"),
+      delayed: deps.metrics.jobDuration.labels(name, "delayed"),
+    };
     const worker = new Worker(
       name,
       async (job, token) => {
-        const result = await handle(job);
-        if (!isRunAgain(result)) return;
+        const started = performance.now();
+        const seconds = () => (performance.now() - started) / 1000;
+        let result: unknown;
+        try {
+          result = await handle(job);
+        } catch (err) {
+          took.failed.observe(seconds());
+          throw err;
+        }
+        if (!isRunAgain(result)) {
+          took.completed.observe(seconds());
+          return;
+        }
+        took.delayed.observe(seconds());
         if (result.data !== undefined) await job.updateData(result.data);
         await job.moveToDelayed(Date.now() + result.runAgainInMs, token);
         throw new DelayedError();
       },
-      { connection, prefix, concurrency: concurrency[name] ?? 1 },
+      { connection, prefix, concurrency: concurrency[name] ?? 1, ...JOB_LOCKS },
     );
     worker.on("failed", (job, err) => {
       const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);
+      // A failure because PostgreSQL or Redis is away is the outage's line (at a bounded rate), not one per job;
+      // only a job that spent several attempts on it is still named (the scheduler's ticks have one each).
+      if (deps.outages.report(err) && (!final || (job?.opts.attempts ?? 1) <= 1)) return;
       deps.logger[final ? "error" : "warn"](
         { queue: name, jobId: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
         final ? "job failed for good" : "job failed; will retry",
       );
     });
-    worker.on("error", (err) => deps.logger.error({ queue: name, err }, "worker error"));
+    // Its connections' errors while Redis is away: the outage's one line, not a stack per reconnect attempt.
+    worker.on("error", (err) => {
+      if (!deps.outages.report(err)) deps.logger.error({ queue: name, err }, "worker error");
+    });
     workers.push(worker);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));

@@ -250,6 +250,9 @@ export interface BatchFixture {
 }
 
 /** What the submission side leaves behind: a batch in 20 with recipients, and its cost taken by the ledger. */
+/** A fixture transaction writing thousands of rows: a busy two-core machine can take far more than 5 s. */
+const TX_SLOW = { maxWait: 20_000, timeout: 120_000 } as const;
+
 export async function createPendingBatch(
   prisma: PrismaClient,
   customer: Customer,
@@ -312,7 +315,8 @@ export async function createPendingBatch(
       batchId: b.id,
     });
     return b;
-  });
+    // thousands of recipients on a loaded machine take more than the default 5 s
+  }, TX_SLOW);
   return { batchId: batch.id.toString(), cost };
 }
 

@@ -26,6 +26,7 @@ import {
   BatchStatus,
   batchContent,
   ProductCode,
+  ReceiveResult,
   SendResult,
   sendOutcomesWritten,
   TaskType,
@@ -35,8 +36,9 @@ import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
 import { chunkName } from "../lib/job-queues";
 import { isRunAgain, type JobResult, runAgain } from "../lib/job-result";
+import type { MessageCounters } from "../lib/metrics";
 import { PairGate } from "../lib/pair-gate";
-import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
+import { type OutcomeJournalOf, OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
 import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch, finishBatch } from "./finish-batch";
@@ -55,6 +57,7 @@ type Deps = Pick<
   | "leases"
   | "logger"
   | "tuning"
+  | "metrics"
 >;
 
 export interface Attempt {
@@ -141,7 +144,8 @@ export async function dispatchChunk(
 ): Promise<JobResult> {
   const lease = await deps.leases.acquire(job.batchId, chunkName(job));
   // Another process is sending this very chunk (BullMQ handed a job it thought stalled to us): wait for it.
-  if (!lease) return runAgain(deps.tuning.leaseTtlMs);
+  // Held by another run: it may be alive (it renews) or dead (its lease lapses within leaseTtlMs): look again soon.
+  if (!lease) return runAgain(Math.min(5_000, deps.tuning.leaseTtlMs));
   try {
     return await runChunk(deps, job, lease, attempt, options);
   } finally {
@@ -179,8 +183,19 @@ async function runChunk(
     return;
   }
   try {
-    // Outcomes a failed database write left in the journal are written first: those messages are not sent again.
-    await deps.journal.replay(batchId, (rows) => writeOutcomes(deps, batchId, rows));
+    // What the journal holds is written first (outcome-journal.ts): outcomes a write could not record, and this
+    // chunk's sends whose answer died with an earlier run of it. None of those messages is sent again.
+    const chunk = chunkName(job);
+    const replayed = await deps.journal.replay(batchId, (rows) => writeOutcomes(deps, batchId, rows), {
+      ownChunk: chunk,
+    });
+    if (replayed.lostInFlight > 0) {
+      deps.logger.warn(
+        { batchId: job.batchId, chunk, lostInFlight: replayed.lostInFlight },
+        "sends whose answer was lost with an earlier run: failed, not sent again",
+      );
+    }
+    const journal = deps.journal.of(batchId, chunk);
     // The chunk's id range drives the read; the batch and channel are filtered after (see send-outcomes.ts: the
     // planner's statistics do not know a fresh batch and would read the whole batch through its index).
     const recipients = job.ids
@@ -205,17 +220,25 @@ async function runChunk(
       messageOf,
       // Only an RCS channel's "not RCS-capable" answer can fall back, and only where a fallback was paid for.
       fallback: channel.kind === "rcs" && content.data.product === ProductCode.RCS && !!content.data.fallbackText,
-      bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
+      bucket: new TokenBucket(
+        deps.redis,
+        `${deps.redisPrefix}throughput:channel:${channel.id}`,
+        channel.throughput,
+        channel.throughput,
+        (seconds) => deps.metrics.tokenWait.labels(channel.kind).observe(seconds),
+      ),
       ...(channel.kind === "whatsapp"
         ? { pairGate: new PairGate(deps.redis, deps.redisPrefix, deps.tuning.pairIntervalMs) }
         : {}),
       checkedUntil: Date.now() + deps.tuning.statusCheckMs,
       writer: new OutcomeWriter(
-        (rows) => writeOutcomes(deps, batchId, rows),
+        (rows) => writeOutcomes(deps, batchId, rows, deps.metrics.messages(channel.kind, content.data.product)),
         deps.tuning.outcomeWrites,
         { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
-        (rows) => deps.journal.keep(batchId, rows),
+        journal,
+        journalErrorLogger(deps, job.batchId),
       ),
+      journal,
     };
     const result = await sendWithRetries(sender, recipients);
     if (result.templateRefused) {
@@ -269,7 +292,13 @@ async function screenChunk(
     const sender = { deps, batchId, lease };
     const screener: Screener = {
       check,
-      bucket: new TokenBucket(deps.redis, `${deps.redisPrefix}throughput:channel:${channel.id}`, channel.throughput),
+      bucket: new TokenBucket(
+        deps.redis,
+        `${deps.redisPrefix}throughput:channel:${channel.id}`,
+        channel.throughput,
+        channel.throughput,
+        (seconds) => deps.metrics.tokenWait.labels(channel.kind).observe(seconds),
+      ),
       tokenBatch: deps.tuning.tokenBatch,
       writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites),
       stillSending: () => stillSending(sender),
@@ -318,8 +347,28 @@ async function acquireChannel(deps: Deps, job: DispatchChunkJob, attempt: Attemp
 }
 
 /** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
-async function writeOutcomes(deps: Deps, batchId: bigint, rows: SendOutcomeRow[]): Promise<void> {
+/**
+ * A journal call that failed (Redis away): the send goes on (its token bucket will stop it soon enough), and the
+ * writer says so once, not per event-loop turn.
+ */
+function journalErrorLogger(deps: Deps, batchId: string): (err: unknown) => void {
+  let said = false;
+  return (err) => {
+    if (said) return;
+    said = true;
+    deps.logger.warn({ batchId, err: String(err) }, "outcome journal unreachable: outcomes go to the database only");
+  };
+}
+
+async function writeOutcomes(
+  deps: Deps,
+  batchId: bigint,
+  rows: SendOutcomeRow[],
+  /** The send's metrics: outcomes counted once written, with the receipts that rode along. */
+  counts?: MessageCounters,
+): Promise<void> {
   const { sent, withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+  if (counts) countWritten(counts, rows, withReceipt);
   // A mode 1 request may be waiting for this batch's outcome (one message per write statement, at most).
   if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batchId.toString()).catch(() => undefined);
   if (withReceipt.length === 0) return;
@@ -330,6 +379,24 @@ async function writeOutcomes(deps: Deps, batchId: bigint, rows: SendOutcomeRow[]
   ).catch((err: unknown) =>
     deps.logger.error({ err, batchId: batchId.toString() }, "delivery_report callbacks not enqueued"),
   );
+}
+
+/**
+ * Counts outcomes that were written (a write repeated after a failure counts once: the failed one counted nothing)
+ * and the receipts written with them: those came back before the write, and their lag is 0 as the rows say.
+ */
+function countWritten(counts: MessageCounters, rows: readonly SendOutcomeRow[], withReceipt: readonly bigint[]) {
+  let ok = 0;
+  for (const row of rows) if (row.result === SendResult.SUCCESS) ok++;
+  counts.sent.inc(ok);
+  counts.failed.inc(rows.length - ok);
+  if (withReceipt.length === 0) return;
+  const ids = new Set(withReceipt.map(String));
+  for (const row of rows) {
+    if (!row.receipt || !ids.has(row.recipientId.toString())) continue;
+    (row.receipt.result === ReceiveResult.RECEIVED ? counts.delivered : counts.undelivered).inc();
+    counts.lag.observe(0);
+  }
 }
 
 /**
@@ -360,6 +427,8 @@ interface Sender {
   /** WhatsApp channels: one message per interval to a user, across every worker. */
   pairGate?: PairGate;
   writer: OutcomeWriter;
+  /** Intents before each group of sends (outcome-journal.ts); none for a screening chunk, which sends nothing. */
+  journal?: OutcomeJournalOf;
   /**
    * Until when the batch's status and the lease count as just checked: the chunk read the one and took the other
    * right before its first round, so that round does not check again at once (a statement per small batch).
@@ -431,6 +500,13 @@ async function sendWithRetries(
   return { left: [], lastErrorCode, stopped: false };
 }
 
+/**
+ * Recipients whose intent is journaled in one write before their sends (outcome-journal.ts). A killed process
+ * leaves its in-flight window plus at most one group failed as lost_in_flight; a smaller group costs more Redis
+ * round trips (one per group, awaited), a larger one leaves more unsent messages failed.
+ */
+const INTENT_GROUP = 10;
+
 async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<RoundResult> {
   const { deps, channel, writer } = s;
   const maxInFlight = Math.max(1, channel.window * 2);
@@ -443,18 +519,24 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
     pairHeld: 0,
     pairWaitMs: 0,
   };
+  // Recipients whose outcome (success or failure) went to the writer: their journal entry is that outcome.
+  const recorded = new Set<bigint>();
+  const add = (row: SendOutcomeRow) => {
+    recorded.add(row.recipientId);
+    writer.add(row);
+  };
   const record = (r: ChunkRecipient, outcome: SendOutcome) => {
     if (!outcome.ok && outcome.reason === "unreachable" && s.fallback && r.fallbackPrice !== null) {
       result.fallBack.push(r);
     } else if (outcome.ok) {
-      writer.add({
+      add({
         recipientId: r.id,
         result: SendResult.SUCCESS,
         providerMessageId: outcome.providerMessageId,
         errorCode: null,
       });
     } else if (!outcome.ok && outcome.reason === "template") {
-      writer.add({
+      add({
         recipientId: r.id,
         result: SendResult.FAILURE,
         providerMessageId: null,
@@ -471,7 +553,7 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       result.retry.push(r);
       result.lastErrorCode = outcome.errorCode;
     } else {
-      writer.add({
+      add({
         recipientId: r.id,
         result: SendResult.FAILURE,
         providerMessageId: null,
@@ -486,8 +568,10 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   let remainingSegments = recipients.reduce((sum, r) => sum + r.segments, 0);
   let nextCheck = s.checkedUntil;
   s.checkedUntil = 0;
+  // Intents are journaled a group ahead of the sends (one awaited write per group, not per message).
+  let intendedUntil = 0;
   try {
-    for (const r of recipients) {
+    for (const [index, r] of recipients.entries()) {
       if (Date.now() >= nextCheck) {
         if (!(await stillSending(s))) {
           result.stopped = true;
@@ -522,6 +606,11 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       // Waits for a free slot (not Promise.race over the set: that adds a reaction to every pending send on each
       // call, thousands per message at full window, and was a visible share of the dispatch profile).
       while (inFlight.size >= maxInFlight) await new Promise<void>((resolve) => (slotFreed = resolve));
+      if (s.journal && index >= intendedUntil) {
+        const group = recipients.slice(index, index + INTENT_GROUP);
+        await s.journal.intend(group.map((g) => g.id));
+        intendedUntil = index + group.length;
+      }
       const sent: Promise<void> = channel.adapter
         .send(s.messageOf(r))
         .then(
@@ -541,6 +630,12 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   } finally {
     // However the loop ended (a Redis or database error included), every message handed over gets its outcome.
     await Promise.all(inFlight);
+    // Intents of recipients not accepted (retry, fallback, failed to hand over, never reached) are dropped: their
+    // next round or run sends them. Accepted and failed ones are in the writer, journaled with their outcome.
+    if (s.journal && intendedUntil > 0) {
+      const unaccepted = recipients.slice(0, intendedUntil).filter((r) => !recorded.has(r.id));
+      await s.journal.drop(unaccepted.map((r) => r.id)).catch(() => undefined);
+    }
   }
   if (broken) throw broken.err;
   return result;

@@ -109,18 +109,33 @@ const STOPPED: readonly number[] = [BatchStatus.SEND_TERMINATED, BatchStatus.SEN
 
 type Settled = { status: number; userId: number; firstTime: boolean } | null;
 
-/** Writes back the outcomes a failed database write left in the journal (outcome-journal.ts) for one batch. */
+/**
+ * Writes back what the batch's outcome journals hold (outcome-journal.ts): outcomes not yet in the database, and
+ * with `allIntents` (settlement: no chunk is live) the sends whose answer was lost, as lost_in_flight failures.
+ */
 export async function replayJournal(
   deps: Pick<WorkerDeps, "prisma" | "queues" | "logger" | "journal">,
   batchId: bigint,
+  opts: { allIntents: boolean },
 ): Promise<number> {
-  return deps.journal.replay(batchId, async (rows) => {
-    const { withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
-    await enqueueReportCallbacks(
-      deps,
-      withReceipt.map((recipientId) => ({ recipientId, batchId })),
+  const counts = await deps.journal.replay(
+    batchId,
+    async (rows) => {
+      const { withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+      await enqueueReportCallbacks(
+        deps,
+        withReceipt.map((recipientId) => ({ recipientId, batchId })),
+      );
+    },
+    { allIntents: opts.allIntents },
+  );
+  if (counts.lostInFlight > 0) {
+    deps.logger.warn(
+      { batchId: batchId.toString(), lostInFlight: counts.lostInFlight },
+      "sends whose answer was lost with their process: failed, not sent again",
     );
-  });
+  }
+  return counts.outcomes + counts.lostInFlight;
 }
 
 export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobResult> {
@@ -136,7 +151,7 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
   }
 
   // Outcomes a failed database write left in the journal count before anything is closed or refunded.
-  await replayJournal(deps, id);
+  await replayJournal(deps, id, { allIntents: true });
   // Terminated: what the provider accepted but has not delivered is withdrawn where it can be (RCS), and refunded.
   if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
   // Sending with a timed SMS fallback: not settled while an RCS message is inside its window (fallback-window.ts).

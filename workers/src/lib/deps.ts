@@ -8,9 +8,11 @@ import { bullPrefix } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
+import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/api/outage-log";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
 import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
+import { QUEUE_NAMES, WorkerMetrics } from "./metrics";
 import { OutcomeJournal } from "./outcome-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
@@ -61,7 +63,8 @@ export const DEFAULT_TUNING: Tuning = {
   sendRetries: 3,
   sendRetryDelayMs: 500,
   statusCheckMs: 1_000,
-  leaseTtlMs: 60_000,
+  // renewed every statusCheckMs while the chunk sends: a dead worker's chunk is free again within 20 s
+  leaseTtlMs: 20_000,
   tokenBatch: 50,
   finishWaitMs: 1_000,
   reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
@@ -100,6 +103,10 @@ export interface WorkerDeps {
   redisUrl: string;
   /** UPLOAD_DIR: where the API stores batch files for ingest. */
   uploadDir: string;
+  /** This process's Prometheus metrics (metrics.ts), read by the ops server. */
+  metrics: WorkerMetrics;
+  /** A lost Redis or PostgreSQL: one log line at a bounded rate (@switchboard/api/outage-log). */
+  outages: Outages;
 }
 
 export interface CreateDepsOptions {
@@ -116,10 +123,23 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   const { config, logger } = opts;
   const tuning = { ...DEFAULT_TUNING, ...opts.tuning };
   const prisma = createPrisma(config.DATABASE_URL, { max: opts.poolSize ?? 10 });
-  // null: commands wait for a reconnect instead of failing after a few retries (BullMQ requires it).
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  redis.on("error", (err) => logger.warn({ err }, "redis connection error"));
-  const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), prisma, tuning.retries);
+  const outages = createOutages({
+    redisUrl: config.REDIS_URL,
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    probePostgres: () => prisma.$queryRaw`SELECT 1`,
+  });
+  // null: commands wait for a reconnect instead of failing after a few retries (BullMQ requires it). A lost Redis
+  // is one line at a bounded rate, and one when this connection is ready again.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy });
+  redis.on("error", (err) => {
+    if (!outages.redis.report(err)) logger.warn({ err }, "redis connection error");
+  });
+  redis.on("ready", () => outages.redis.up());
+  const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), prisma, tuning.retries, (err) => {
+    if (!outages.report(err)) logger.warn({ err }, "queue error");
+  });
+  const metrics = new WorkerMetrics();
   // Keyed by the channel's provider account: a receipt may come in on a sibling channel's bind (adapters below).
   const unwrittenOutcomes = new UnwrittenOutcomes((channelId) => adapters.accountOf(channelId));
   const receipts = new ReceiptRouter(
@@ -137,7 +157,19 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     logger,
     onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
+    onSmppReconnect: () => metrics.smppReconnects.inc(),
   });
+  metrics.watch(
+    {
+      queueNames: () => QUEUE_NAMES,
+      // While Redis is away a count would wait for the reconnect: the scrape goes without depths instead.
+      counts: (name, states) =>
+        redis.status === "ready"
+          ? queues.queue(name).getJobCounts(...states)
+          : Promise.reject(new Error(`redis ${redis.status}`)),
+    },
+    adapters,
+  );
   return {
     prisma,
     redis,
@@ -153,6 +185,8 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     tuning,
     redisUrl: config.REDIS_URL,
     uploadDir: config.UPLOAD_DIR,
+    metrics,
+    outages,
   };
 }
 
@@ -163,4 +197,5 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await deps.queues.close();
   await deps.prisma.$disconnect();
   deps.redis.disconnect();
+  deps.outages.postgres.close();
 }

@@ -1,14 +1,47 @@
-// Send outcomes the database could not take. A chunk hands messages to the provider and writes their outcomes in
-// batches (OutcomeWriter); when PostgreSQL is away long enough for a write to fail for good, the chunk stops and
-// its job runs again later, reading the recipients still unsent. Without this journal, the ones the provider had
-// already accepted would be among them and be sent twice. So the rows of a failed write are kept in Redis (one
-// hash per batch: recipient id -> outcome; ids and provider ids only, never numbers or text), and every chunk
-// run and every settlement first writes back what the journal holds for its batch.
+// At most once to the provider, whatever dies. A chunk hands messages to the provider and writes their outcomes
+// in batches (OutcomeWriter); until such a write lands, the provider has messages the database does not know
+// were sent. If the write fails for good (PostgreSQL away) or the process dies (SIGKILL, a crash, a lost
+// machine), the chunk's job runs again later and reads the recipients still unsent: without this journal, the
+// ones the provider had already accepted would be among them, and be sent twice.
+//
+// So, in Redis (ids and provider ids only, never numbers or text), per chunk of a batch:
+//   1. intent:  before a group of messages leaves (one awaited HSET per token batch), each recipient -> "i";
+//   2. outcome: as soon as the provider answers (one HSET per event-loop turn), recipient -> its outcome;
+//   3. forget:  once the outcome's database write has landed (one HDEL per write) — and, at the end of a round,
+//               the intents of recipients that were not accepted (retry, fallback, never handed over).
+// The next run of a chunk, which holds the chunk's lease, first writes back what its journal holds: outcomes as
+// they are, and intents without an outcome as failed with "lost_in_flight" (the provider may or may not have the
+// message: it is not sent again, and it is refunded like any failure). Settlement does the same for every chunk
+// of the batch (no chunk is live then). The scheduler writes back only outcomes (never intents: their chunk may
+// be running), for the batches whose write failed for good (listed), as soon as the database answers again.
+//
+// What can still reach the provider twice: nothing the journal saw. A process that dies between a group's
+// intents and their sends leaves at most one token batch failed as lost_in_flight without having sent them.
+import { SendResult } from "@switchboard/contracts";
 import type { Redis } from "ioredis";
-import type { SendOutcomeRow } from "./send-outcomes";
+import type { OutcomeJournalOf, SendOutcomeRow } from "./send-outcomes";
 
 /** A kept outcome outlives any retry of its chunk (and the receipt window). */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
+
+/** A recipient handed to the provider whose answer has not been journaled. */
+const INTENT = "i";
+
+/** The error code of a message whose provider answer was lost with the process: failed, never resent. */
+export const LOST_IN_FLIGHT = "lost_in_flight";
+
+export interface ReplayCounts {
+  /** Outcomes written back. */
+  outcomes: number;
+  /** Intents without an outcome, failed as lost_in_flight. */
+  lostInFlight: number;
+}
+
+function serialize(row: SendOutcomeRow): string {
+  return JSON.stringify({ ...row, recipientId: row.recipientId.toString() }, (_k, v) =>
+    typeof v === "bigint" ? v.toString() : v,
+  );
+}
 
 export class OutcomeJournal {
   constructor(
@@ -16,11 +49,16 @@ export class OutcomeJournal {
     private readonly prefix: string,
   ) {}
 
-  private key(batchId: bigint | string): string {
-    return `${this.prefix}unwritten:${batchId}`;
+  private key(batchId: bigint | string, chunk: string): string {
+    return `${this.prefix}unwritten:${batchId}:${chunk}`;
   }
 
-  /** The batches with kept outcomes: the scheduler writes them back as soon as the database answers again. */
+  /** The chunks of a batch that have (or had) a journal. */
+  private chunksKey(batchId: bigint | string): string {
+    return `${this.prefix}unwritten-chunks:${batchId}`;
+  }
+
+  /** The batches with outcomes whose write failed for good: the scheduler writes them back. */
   private get batchesKey(): string {
     return `${this.prefix}unwritten-batches`;
   }
@@ -29,46 +67,93 @@ export class OutcomeJournal {
     return this.redis.smembers(this.batchesKey);
   }
 
-  /** Keeps rows whose database write failed for good. */
-  async keep(batchId: bigint | string, rows: readonly SendOutcomeRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const fields: string[] = [];
-    for (const row of rows) {
-      fields.push(
-        row.recipientId.toString(),
-        JSON.stringify({ ...row, recipientId: row.recipientId.toString() }, (_k, v) =>
-          typeof v === "bigint" ? v.toString() : v,
-        ),
-      );
-    }
-    await this.redis
-      .multi()
-      .hset(this.key(batchId), ...fields)
-      .pexpire(this.key(batchId), KEEP_MS)
-      .sadd(this.batchesKey, batchId.toString())
-      .exec();
+  /** The journal of one chunk of a batch, as a chunk run uses it. */
+  of(batchId: bigint | string, chunk: string): OutcomeJournalOf {
+    const key = this.key(batchId, chunk);
+    let listed = false;
+    return {
+      intend: async (ids) => {
+        if (ids.length === 0) return;
+        const tx = this.redis.multi();
+        tx.hset(key, ...ids.flatMap((id) => [id.toString(), INTENT])).pexpire(key, KEEP_MS);
+        // the batch's list of journaled chunks: once per chunk run
+        if (!listed) tx.sadd(this.chunksKey(batchId), chunk).pexpire(this.chunksKey(batchId), KEEP_MS);
+        await tx.exec();
+        listed = true;
+      },
+      drop: async (ids) => {
+        if (ids.length > 0) await this.redis.hdel(key, ...ids.map(String));
+      },
+      ahead: async (rows) => {
+        if (rows.length === 0) return;
+        await this.redis
+          .multi()
+          .hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]))
+          .pexpire(key, KEEP_MS)
+          .exec();
+      },
+      forget: async (rows) => {
+        if (rows.length > 0) await this.redis.hdel(key, ...rows.map((r) => r.recipientId.toString()));
+      },
+      keep: async (rows) => {
+        if (rows.length === 0) return;
+        await this.redis
+          .multi()
+          .hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]))
+          .pexpire(key, KEEP_MS)
+          .sadd(this.chunksKey(batchId), chunk)
+          .pexpire(this.chunksKey(batchId), KEEP_MS)
+          .sadd(this.batchesKey, batchId.toString())
+          .exec();
+      },
+    };
   }
 
   /**
-   * Writes back what is kept for the batch (`write` records outcomes of recipients still unsent only, so a row
-   * written twice changes nothing), then forgets it. Returns how many rows were kept.
+   * Writes back what the batch's journals hold (`write` records outcomes of recipients still unsent only, so a
+   * row written twice changes nothing), then forgets it. Intents are written back as lost_in_flight failures
+   * only for `ownChunk` (the caller holds its lease) or, with `allIntents`, for every chunk (settlement: no chunk
+   * is live); elsewhere they are left for their chunk's next run.
    */
-  async replay(batchId: bigint | string, write: (rows: SendOutcomeRow[]) => Promise<unknown>): Promise<number> {
-    const kept = await this.redis.hgetall(this.key(batchId));
-    const ids = Object.keys(kept);
-    if (ids.length === 0) return 0;
-    const rows = ids.map((id) => {
-      const row = JSON.parse(kept[id] as string) as SendOutcomeRow & { recipientId: string };
-      return { ...row, recipientId: BigInt(row.recipientId) };
-    });
-    await write(rows);
-    await this.redis.hdel(this.key(batchId), ...ids);
-    await this.unlistIfEmpty(batchId);
-    return rows.length;
+  async replay(
+    batchId: bigint | string,
+    write: (rows: SendOutcomeRow[]) => Promise<unknown>,
+    opts: { ownChunk?: string; allIntents?: boolean } = {},
+  ): Promise<ReplayCounts> {
+    const counts: ReplayCounts = { outcomes: 0, lostInFlight: 0 };
+    for (const chunk of await this.redis.smembers(this.chunksKey(batchId))) {
+      const key = this.key(batchId, chunk);
+      const kept = await this.redis.hgetall(key);
+      const withIntents = opts.allIntents === true || chunk === opts.ownChunk;
+      const rows: SendOutcomeRow[] = [];
+      for (const [id, value] of Object.entries(kept)) {
+        if (value !== INTENT) {
+          const row = JSON.parse(value) as SendOutcomeRow & { recipientId: string };
+          rows.push({ ...row, recipientId: BigInt(row.recipientId) });
+          counts.outcomes += 1;
+        } else if (withIntents) {
+          rows.push({
+            recipientId: BigInt(id),
+            result: SendResult.FAILURE,
+            providerMessageId: null,
+            errorCode: LOST_IN_FLIGHT,
+          });
+          counts.lostInFlight += 1;
+        }
+      }
+      if (rows.length > 0) {
+        await write(rows);
+        await this.redis.hdel(key, ...rows.map((r) => r.recipientId.toString()));
+      }
+      if ((await this.redis.hlen(key)) === 0) await this.redis.srem(this.chunksKey(batchId), chunk);
+    }
+    return counts;
   }
 
-  /** Takes the batch off the list once nothing is kept for it (rows kept meanwhile keep it listed). */
+  /** Takes the batch off the scheduler's list once no outcome is kept for it. */
   async unlistIfEmpty(batchId: bigint | string): Promise<void> {
-    if ((await this.redis.hlen(this.key(batchId))) === 0) await this.redis.srem(this.batchesKey, batchId.toString());
+    if ((await this.redis.scard(this.chunksKey(batchId))) === 0) {
+      await this.redis.srem(this.batchesKey, batchId.toString());
+    }
   }
 }

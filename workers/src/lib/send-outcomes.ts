@@ -152,12 +152,29 @@ export interface OutcomeWriterOptions {
 
 export const DEFAULT_OUTCOME_WRITES: OutcomeWriterOptions = { maxRows: 1_000, maxDelayMs: 250, attempts: 5 };
 
+/** Where a chunk journals its sends outside the database (outcome-journal.ts, bound to one chunk of a batch). */
+export interface OutcomeJournalOf {
+  /** Before these recipients' messages leave (awaited: the intent is durable first). */
+  intend(ids: readonly bigint[]): Promise<void>;
+  /** Intents of recipients that were not accepted after all (retry, fallback, never handed over). */
+  drop(ids: readonly bigint[]): Promise<void>;
+  /** As soon as the provider answered, before the database write. */
+  ahead(rows: SendOutcomeRow[]): Promise<void>;
+  /** Once their database write has landed. */
+  forget(rows: SendOutcomeRow[]): Promise<void>;
+  /** When their database write failed for good: kept for the next run and the scheduler. */
+  keep(rows: SendOutcomeRow[]): Promise<void>;
+}
+
 /**
  * Collects outcomes as sends complete and writes them in the background, one write at a time, in order.
  * drain() writes the rest and throws the first write that failed for good.
  */
 export class OutcomeWriter {
   private buffer: SendOutcomeRow[] = [];
+  /** Outcomes of this event-loop turn not journaled yet: one journal call per turn. */
+  private aheadBuffer: SendOutcomeRow[] = [];
+  private aheadScheduled = false;
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private failure: unknown;
@@ -168,8 +185,10 @@ export class OutcomeWriter {
     private readonly opts: OutcomeWriterOptions = DEFAULT_OUTCOME_WRITES,
     /** Where receipts can find the rows of this writer's channel until their write starts. */
     private readonly unwritten?: { outcomes: UnwrittenOutcomes; channelId: number },
-    /** Where the rows of a write that failed for good are kept (outcome-journal.ts), so none is sent twice. */
-    private readonly keep?: (rows: SendOutcomeRow[]) => Promise<void>,
+    /** Where outcomes are journaled until their write lands (outcome-journal.ts), so none is sent twice. */
+    private readonly journal?: OutcomeJournalOf,
+    /** A journal call that failed (Redis away): sending goes on; said once per writer, by the caller's log. */
+    private readonly onJournalError: (err: unknown) => void = () => {},
   ) {}
 
   get failed(): boolean {
@@ -179,6 +198,13 @@ export class OutcomeWriter {
   add(row: SendOutcomeRow): void {
     this.buffer.push(row);
     this.unwritten?.outcomes.add(this.unwritten.channelId, row);
+    if (this.journal) {
+      this.aheadBuffer.push(row);
+      if (!this.aheadScheduled) {
+        this.aheadScheduled = true;
+        setImmediate(() => this.journalAhead());
+      }
+    }
     if (this.buffer.length >= this.opts.maxRows) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.opts.maxDelayMs);
   }
@@ -189,10 +215,21 @@ export class OutcomeWriter {
     if (this.hasFailed) throw this.failure;
   }
 
+  /** Sends this turn's outcomes to the journal (Redis keeps commands in order: before any later forget). */
+  private journalAhead(): void {
+    this.aheadScheduled = false;
+    const rows = this.aheadBuffer;
+    if (rows.length === 0 || !this.journal) return;
+    this.aheadBuffer = [];
+    this.journal.ahead(rows).catch(this.onJournalError);
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.buffer.length === 0) return;
+    // The rows about to be written are journaled first, so their forget can never overtake them.
+    this.journalAhead();
     const rows = this.buffer;
     this.buffer = [];
     // From here a receipt goes the delivery-report way (which retries until this write has landed).
@@ -204,13 +241,14 @@ export class OutcomeWriter {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.write(rows);
+        this.journal?.forget(rows).catch(this.onJournalError);
         return;
       } catch (err) {
         if (attempt >= this.opts.attempts) {
           if (!this.hasFailed) this.failure = err;
           this.hasFailed = true;
-          // The provider has these messages: keep their outcomes where the next run finds them.
-          await this.keep?.(rows).catch(() => undefined);
+          // The provider has these messages: keep their outcomes where the next run and the scheduler find them.
+          await this.journal?.keep(rows).catch(this.onJournalError);
           return;
         }
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
