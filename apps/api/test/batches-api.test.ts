@@ -226,16 +226,33 @@ describe("pre-submit check", () => {
       ],
     });
     expect(res.body.data.countries).toEqual([
-      { countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0350", cost: "0.0700" },
+      {
+        countryCode: "CN",
+        count: 1,
+        served: true,
+        reason: null,
+        unitPrice: "0.0350",
+        fallbackPrice: null,
+        cost: "0.0700",
+      },
       {
         countryCode: "FR",
         count: 1,
         served: false,
         reason: "no price is set for this country",
         unitPrice: null,
+        fallbackPrice: null,
         cost: "0.0000",
       },
-      { countryCode: "US", count: 1, served: true, reason: null, unitPrice: "0.0080", cost: "0.0160" },
+      {
+        countryCode: "US",
+        count: 1,
+        served: true,
+        reason: null,
+        unitPrice: "0.0080",
+        fallbackPrice: null,
+        cost: "0.0160",
+      },
     ]);
     expect(await fx.batchCount(c.id)).toBe(0);
   });

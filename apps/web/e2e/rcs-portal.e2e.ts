@@ -82,6 +82,8 @@ describe("the RCS portal in Chromium", () => {
     const summary = page.getByTestId("task-summary");
     await summary.waitFor({ timeout: 20_000 });
     expect((await summary.innerText()).replace(/\s+/g, " ")).toMatch(/7/);
+    // RCS with a fallback: the SMS fallback's price is shown, with how the charge settles.
+    await summary.getByTestId("summary-fallback-note").waitFor();
     await shot(page, "rcs-create-zh");
     await page.getByTestId("task-confirm").click();
 

@@ -19,7 +19,17 @@ const pre = {
   duplicate: 0,
   notServed: 0,
   windowClosed: 0,
-  countries: [{ countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0500", cost: "0.0500" }],
+  countries: [
+    {
+      countryCode: "CN",
+      count: 1,
+      served: true,
+      reason: null,
+      unitPrice: "0.0500",
+      fallbackPrice: null,
+      cost: "0.0500",
+    },
+  ],
   segments: 1,
   encoding: "gsm7",
   totalCost: "0.0500",

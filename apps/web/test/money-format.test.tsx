@@ -28,7 +28,17 @@ const pre = {
   duplicate: 0,
   notServed: 0,
   windowClosed: 0,
-  countries: [{ countryCode: "CN", count: 1416, served: true, reason: null, unitPrice: "0.0118", cost: "16.7088" }],
+  countries: [
+    {
+      countryCode: "CN",
+      count: 1416,
+      served: true,
+      reason: null,
+      unitPrice: "0.0118",
+      fallbackPrice: null,
+      cost: "16.7088",
+    },
+  ],
   segments: 1,
   encoding: "gsm7",
   totalCost: "16.6920",

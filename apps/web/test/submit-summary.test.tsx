@@ -21,8 +21,24 @@ function result(o: Partial<SubmitPreResult> = {}): SubmitPreResult {
     notServed: 0,
     windowClosed: 0,
     countries: [
-      { countryCode: "GG", count: 1, served: true, reason: null, unitPrice: "0.0400", cost: "0.0400" },
-      { countryCode: "CN", count: 1, served: true, reason: null, unitPrice: "0.0500", cost: "0.0500" },
+      {
+        countryCode: "GG",
+        count: 1,
+        served: true,
+        reason: null,
+        unitPrice: "0.0400",
+        fallbackPrice: null,
+        cost: "0.0400",
+      },
+      {
+        countryCode: "CN",
+        count: 1,
+        served: true,
+        reason: null,
+        unitPrice: "0.0500",
+        fallbackPrice: null,
+        cost: "0.0500",
+      },
     ],
     segments: 1,
     encoding: "gsm7",
@@ -74,6 +90,36 @@ describe("pre-submit summary", () => {
     expect(await screen.findByTestId("summary-rejected-count")).toHaveTextContent("显示前 50 个，共 1,234 个");
     expect(screen.getAllByTestId("rejected-reason")[0]).toHaveTextContent("号码格式无效");
     expect(screen.getAllByTestId("summary-country")[0]).toHaveTextContent("根西岛（GG）");
+  });
+
+  it("shows the SMS fallback's price and how RCS with fallback is charged, only when there is one", async () => {
+    storage.setLang("en");
+    show(
+      result({
+        countries: [
+          {
+            countryCode: "CN",
+            count: 7,
+            served: true,
+            reason: null,
+            unitPrice: "0.0600",
+            fallbackPrice: "0.0350",
+            cost: "0.4200",
+          },
+        ],
+      }),
+    );
+    expect(await screen.findByTestId("summary-fallback-note")).toHaveTextContent(/higher of the RCS and SMS fallback/);
+    expect(screen.getAllByText("SMS fallback price").length).toBeGreaterThan(0);
+    expect(screen.getAllByText("0.035").length).toBeGreaterThan(0);
+  });
+
+  it("has no fallback column without a fallback", async () => {
+    storage.setLang("en");
+    show(result());
+    await screen.findByTestId("summary-rejected");
+    expect(screen.queryByTestId("summary-fallback-note")).toBeNull();
+    expect(screen.queryByText("SMS fallback price")).toBeNull();
   });
 
   it("shows no list when every number was taken", async () => {

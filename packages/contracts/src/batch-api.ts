@@ -175,7 +175,13 @@ export const countrySummary = z.object({
   reason: z.string().nullable(),
   /** Per unit (SMS segment or message); null when not served. */
   unitPrice: z.string().nullable(),
-  /** count x units x unit price. */
+  /**
+   * RCS with fallback text where SMS serves the country: what the SMS fallback costs per number (all its
+   * segments). Each number is charged the larger of the two; the channel that carries it sets the final price and
+   * the difference is refunded at the end. null otherwise.
+   */
+  fallbackPrice: z.string().nullable().default(null),
+  /** count x the price charged per number. */
   cost: z.string(),
 });
 export type CountrySummary = z.infer<typeof countrySummary>;

@@ -110,6 +110,7 @@ async function summarise(
           served: false,
           reason: translate(lang, q.reason),
           unitPrice: null,
+          fallbackPrice: null,
           cost: "0.0000",
         };
       }
@@ -127,6 +128,7 @@ async function summarise(
         served: true,
         reason: null,
         unitPrice: formatMoney(q.unitPrice),
+        fallbackPrice: q.fallbackPrice === null ? null : formatMoney(q.fallbackPrice),
         cost: formatMoney(cost),
       };
     });

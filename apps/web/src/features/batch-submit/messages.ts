@@ -172,6 +172,9 @@ const zh = {
   "summary.count": "号码数",
   "summary.unitPrice": "单价",
   "summary.cost": "费用",
+  "summary.fallbackPrice": "短信回落单价",
+  "summary.fallbackNote":
+    "每个号码先按 RCS 与短信回落中较高的单价扣费；实际由哪个通道送达就按哪个通道计费，差额在批次结束时退回。",
   "summary.notServedReason": "不发送：{reason}",
   "summary.noCountries": "没有有效号码",
   "block.check": "请先点击「提交前检查」",
@@ -372,6 +375,9 @@ const en: Record<BatchSubmitKey, string> = {
   "summary.count": "Numbers",
   "summary.unitPrice": "Unit price",
   "summary.cost": "Cost",
+  "summary.fallbackPrice": "SMS fallback price",
+  "summary.fallbackNote":
+    "Each number is charged the higher of the RCS and SMS fallback prices; the channel that carries it sets the final price, and the difference is refunded when the batch ends.",
   "summary.notServedReason": "Not sent: {reason}",
   "summary.noCountries": "No valid number",
   "block.check": "Please run the check first",

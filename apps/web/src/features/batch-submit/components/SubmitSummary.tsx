@@ -57,6 +57,8 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
   const t = messages.useT();
   const currency = useOptionalSession()?.user.currency;
   const encoding = result.encoding === null ? null : result.encoding === "gsm7" ? "GSM-7" : "UCS-2";
+  // RCS with a fallback text: each number is charged the larger price, the carrying channel's is kept.
+  const withFallback = result.countries.some((c) => c.fallbackPrice !== null);
   return (
     <section data-testid="task-summary" aria-label={t("summary.title")}>
       <Typography.Title level={5} style={{ marginTop: 0 }}>
@@ -155,9 +157,25 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
                 </Typography.Text>
               ),
           },
+          ...(withFallback
+            ? [
+                {
+                  key: "fallbackPrice",
+                  title: t("summary.fallbackPrice"),
+                  align: "right" as const,
+                  render: (_: unknown, row: CountrySummary) =>
+                    row.fallbackPrice === null ? "-" : formatPrice(row.fallbackPrice),
+                },
+              ]
+            : []),
           { key: "cost", title: t("summary.cost"), align: "right", render: (_, row) => formatMoney(row.cost) },
         ]}
       />
+      {withFallback && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }} data-testid="summary-fallback-note">
+          {t("summary.fallbackNote")}
+        </Typography.Paragraph>
+      )}
       {result.windowClosed > 0 && (
         <Alert
           style={{ marginTop: 12 }}
