@@ -191,7 +191,9 @@ describe("channel and product area in Chromium", () => {
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "product-statistics.png"), fullPage: true });
     await page.goto("/backend/product/finance/api");
     const financeRow = page.getByTestId("finance-table").locator("tr", { hasText: CHANNEL });
-    await expect.poll(() => financeRow.textContent(), { timeout: 20_000 }).toContain("0.0246");
+    // Billed 0.0246 shows as an amount (0.02); what one message cost, as a unit price (0.0123).
+    await expect.poll(() => financeRow.textContent(), { timeout: 20_000 }).toContain(PRICE);
+    expect(await financeRow.textContent()).toContain("0.02");
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "product-finance-api.png"), fullPage: true });
     await page.context().close();
   });
