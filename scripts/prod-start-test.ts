@@ -14,7 +14,7 @@
 //   endpoint answers, and SIGTERM stops everything cleanly.
 // Everything it made is removed at the end. Needs PostgreSQL and Redis as npm test does (DATABASE_URL, REDIS_URL).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -64,6 +64,24 @@ if (laid.status !== 0) {
   process.exit(1);
 }
 const DIST = path.join(app, "dist");
+// The node binary, as the unprivileged user can run it: this one, unless it sits where that user cannot reach
+// (a checkout under /root), then a copy beside the tree.
+const asUserArgs = (uid: number, gid: number) => [
+  "setpriv",
+  `--reuid=${uid}`,
+  `--regid=${gid}`,
+  "--clear-groups",
+  "--",
+];
+let nodeBin = process.execPath;
+if (user) {
+  const [cmd, ...rest] = [...asUserArgs(user.uid, user.gid), nodeBin, "-e", "0"];
+  if (spawnSync(cmd as string, rest, { stdio: "ignore" }).status !== 0) {
+    nodeBin = path.join(work, "node");
+    cpSync(process.execPath, nodeBin);
+    say(`${user.name} cannot run ${process.execPath}: using a copy, ${nodeBin}`);
+  }
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -104,9 +122,9 @@ const env: NodeJS.ProcessEnv = {
 const children: ChildProcess[] = [];
 /** `node <dist/script>` as the unprivileged user; its output prefixed with the name. */
 function node(name: string, script: string, args: string[], extra: NodeJS.ProcessEnv = {}): ChildProcess {
-  const argv = [process.execPath, "--enable-source-maps", path.join(DIST, script), ...args];
+  const argv = [nodeBin, "--enable-source-maps", path.join(DIST, script), ...args];
   // setpriv execs node itself (runuser would stay its parent): signals reach the process as docker's would.
-  const asUser = user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--"] : [];
+  const asUser = user ? asUserArgs(user.uid, user.gid) : [];
   const [cmd, ...rest] = [...asUser, ...argv];
   // A process group of its own, so the clean-up can end whatever it started.
   const child = spawn(cmd as string, rest, {
