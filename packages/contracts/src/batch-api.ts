@@ -23,7 +23,14 @@ export const IDEMPOTENCY_KEY_MAX = 100;
 
 /** Why a number of a batch was not taken (rejected_numbers.reason). */
 /** 4: WhatsApp free-form text to a number without an open 24-hour customer-service window (only templates may go). */
-export const RejectReason = { INVALID: 1, DUPLICATE: 2, COUNTRY_NOT_SERVED: 3, WINDOW_CLOSED: 4 } as const;
+/** 5: on the customer's opt-out list (docs/opt-outs.md): never sent, never charged. */
+export const RejectReason = {
+  INVALID: 1,
+  DUPLICATE: 2,
+  COUNTRY_NOT_SERVED: 3,
+  WINDOW_CLOSED: 4,
+  OPTED_OUT: 5,
+} as const;
 export type RejectReason = (typeof RejectReason)[keyof typeof RejectReason];
 
 /** Where a batch came from (message_batches.source). */
@@ -213,6 +220,11 @@ export const submitPreResult = z.object({
    * carry them (refused per number, not charged; a template reaches them). 0 for other content.
    */
   windowClosed: z.number().int(),
+  /**
+   * Valid numbers on the customer's opt-out list (refused per number, never sent, never charged). Always sent by
+   * this API; optional only so older clients' fixtures still read.
+   */
+  optOut: z.number().int().optional(),
   countries: z.array(countrySummary),
   /** SMS segments per message (1 for WS, RCS and screening); chargeable units per number. */
   segments: z.number().int(),
@@ -259,6 +271,8 @@ export const batchRow = z.object({
   duplicateCount: z.number().int(),
   /** Valid numbers of countries the product does not serve (rejected, not charged). */
   notServedCount: z.number().int(),
+  /** Valid numbers on the customer's opt-out list (rejected, never sent, never charged); always sent by this API. */
+  optOutCount: z.number().int().optional(),
   sentCount: z.number().int(),
   successCount: z.number().int(),
   failedCount: z.number().int(),

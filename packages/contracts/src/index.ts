@@ -13,6 +13,7 @@ export * from "./finance";
 export * from "./messages";
 export * from "./money";
 export * from "./notices";
+export * from "./opt-outs";
 export * from "./queues";
 export * from "./screening";
 export * from "./sender-ids";

@@ -10,6 +10,7 @@ import { coreMessages } from "./messages/core";
 import { developerMessages } from "./messages/developer";
 import { financeMessages } from "./messages/finance";
 import { noticeMessages } from "./messages/notices";
+import { optOutMessages } from "./messages/opt-outs";
 import { senderIdMessages } from "./messages/sender-ids";
 import { settingsMessages } from "./messages/settings";
 import { uploadsMessages } from "./messages/uploads";
@@ -28,6 +29,7 @@ const catalogue = {
   ...settingsMessages,
   ...noticeMessages,
   ...senderIdMessages,
+  ...optOutMessages,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof catalogue;

@@ -14,6 +14,7 @@
 //     channel (hence to its batch and customer), and the customer's notify URL gets an `inbound` callback.
 
 import { applyBalanceChange } from "@switchboard/api/ledger";
+import { optOutByKeyword, optOutKeywords } from "@switchboard/api/opt-outs";
 import { type DeliveryReport, type InboundMessage, webhookProvider } from "@switchboard/channels";
 import {
   BalanceLogType,
@@ -352,7 +353,9 @@ async function storeInbound(
     else messages.push(i.message);
   }
   if (messages.length === 0) return { callbacks: [], waiting: [...waiting] };
-  const rows = await tx.$queryRaw<Array<{ id: bigint; userId: number | null; batchId: bigint | null }>>`
+  const rows = await tx.$queryRaw<
+    Array<{ id: bigint; userId: number | null; batchId: bigint | null; phone: string; text: string | null }>
+  >`
     INSERT INTO inbound_messages
       ("tenantId", "userId", "batchId", "recipientId", "channelId", "providerMessageId", phone, text, "postbackData",
        "inReplyTo", "receivedAt")
@@ -373,7 +376,13 @@ async function storeInbound(
       LIMIT 1
     ) m ON true
     ON CONFLICT ("channelId", "providerMessageId") DO NOTHING
-    RETURNING id, "userId", "batchId"`;
+    RETURNING id, "userId", "batchId", phone, text`;
+  // A STOP-style reply puts its sender on the opt-out list of the customer whose batch it answers.
+  const keywords = rows.some((r) => r.userId !== null && r.text) ? await optOutKeywords(tx, tenantId) : [];
+  for (const r of rows) {
+    if (r.userId === null) continue;
+    await optOutByKeyword(tx, { tenantId, customerId: r.userId, phone: r.phone, text: r.text, keywords });
+  }
   const callbacks = rows
     .filter((r): r is typeof r & { userId: number } => r.userId !== null)
     .map((r) => ({

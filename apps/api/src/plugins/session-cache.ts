@@ -6,8 +6,10 @@
 //     and the next request reads the row again. Entries are trusted only while the LISTEN connection is up (a
 //     notification sent while it was down is lost): when it drops, everything is forgotten and every check reads
 //     the database until it is back. An entry also ages out after maxAgeMs, a bound on any surprise.
-//   - Developer API keys: the key's user (by the key's hash), held and dropped like the users above (the trigger
-//     also fires on the key, the API switch and the IP whitelist: 20261126030000_api_key_notify).
+//   - Developer API keys: the key (scopes, expiry, revocation) with its user, by the key's hash, held and dropped
+//     like the users above, all of a user's keys at once (the users trigger also fires on the key, the API switch
+//     and the IP whitelist: 20261126030000_api_key_notify; a trigger on api_keys sends the key's user id on the
+//     same channel when a key is revoked or changed: 20261126130000_api_keys).
 //   - Signed-out tokens (jti): every process holds the set. A sign-out writes the Redis key (with the token's
 //     remaining life) and publishes the jti; every process adds it on the message. The set is built from the keys
 //     after subscribing (so nothing falls between), and while the subscription is down every check asks Redis.
@@ -45,9 +47,9 @@ const revokedChannel = (prefix: string) => `${prefix}sessions-revoked`;
 
 export class SessionCache {
   private readonly users = new Map<number, { user: SessionUser; at: number }>();
-  /** Developer API keys (by hash) -> their user's row as the key check reads it; and each user's key hash. */
+  /** Developer API keys (by hash) -> their user's row as the key check reads it; and each user's key hashes. */
   private readonly keys = new Map<string, { user: { id: number }; at: number }>();
-  private readonly keyOfUser = new Map<number, string>();
+  private readonly keysOfUser = new Map<number, Set<string>>();
   /** Bumped by every notification: a row read before a change must not be stored after it. */
   private epoch = 0;
   private usersLive = false;
@@ -75,7 +77,7 @@ export class SessionCache {
         this.epoch++;
         this.users.clear();
         this.keys.clear();
-        this.keyOfUser.clear();
+        this.keysOfUser.clear();
         this.usersLive = up;
       },
       error: (err) => this.opts.onError?.(err, "session cache: database notifications"),
@@ -145,10 +147,10 @@ export class SessionCache {
         const [oldest] = this.keys.keys();
         if (oldest !== undefined) this.keys.delete(oldest);
       }
-      const previous = this.keyOfUser.get(user.id);
-      if (previous !== undefined) this.keys.delete(previous);
       this.keys.set(hash, { user, at: Date.now() });
-      this.keyOfUser.set(user.id, hash);
+      const held = this.keysOfUser.get(user.id);
+      if (held) held.add(hash);
+      else this.keysOfUser.set(user.id, new Set([hash]));
     }
     return user;
   }
@@ -157,11 +159,8 @@ export class SessionCache {
   forget(userId: number): void {
     this.epoch++;
     this.users.delete(userId);
-    const hash = this.keyOfUser.get(userId);
-    if (hash !== undefined) {
-      this.keys.delete(hash);
-      this.keyOfUser.delete(userId);
-    }
+    for (const hash of this.keysOfUser.get(userId) ?? []) this.keys.delete(hash);
+    this.keysOfUser.delete(userId);
   }
 
   async isRevoked(jti: string): Promise<boolean> {

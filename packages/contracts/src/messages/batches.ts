@@ -136,6 +136,10 @@ export const batchMessages = {
     en: "missing secret key: send Authorization: Bearer sk_... or X-Api-Key",
   },
   "batch.api_key_invalid": { zh: "密钥无效", en: "invalid secret key" },
+  "batch.api_key_scope": {
+    zh: "该密钥没有 {scope} 权限",
+    en: "this key does not have the {scope} scope",
+  },
   "batch.api_disabled": { zh: "该账号未开启开发者接口", en: "the developer API is turned off for this account" },
   "batch.api_ip_not_allowed": {
     zh: "地址 {ip} 不在 IP 白名单中",

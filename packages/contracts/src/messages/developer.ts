@@ -26,4 +26,10 @@ export const developerMessages = {
     zh: "回调使用密钥签名，请先生成密钥再测试",
     en: "callbacks are signed with your secret key: create one (refresh the secret key) before testing",
   },
+  "entity.api_key": { zh: "密钥", en: "API key" },
+  "developer.api_key_expiry_past": { zh: "过期时间必须晚于现在", en: "the expiry must be in the future" },
+  "developer.api_keys_too_many": {
+    zh: "最多可保留 {max} 个有效密钥，请先吊销不用的密钥",
+    en: "at most {max} live keys: revoke one you no longer use first",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;

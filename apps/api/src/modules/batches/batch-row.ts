@@ -35,6 +35,7 @@ export const batchRowSelect = {
   validCount: true,
   invalidCount: true,
   duplicateCount: true,
+  optOutCount: true,
   sentCount: true,
   successCount: true,
   failedCount: true,
@@ -104,7 +105,10 @@ export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, str
     validCount: b.validCount,
     invalidCount: b.invalidCount,
     duplicateCount: b.duplicateCount,
-    notServedCount: ingesting ? 0 : Math.max(0, b.totalCount - b.validCount - b.invalidCount - b.duplicateCount),
+    notServedCount: ingesting
+      ? 0
+      : Math.max(0, b.totalCount - b.validCount - b.invalidCount - b.duplicateCount - b.optOutCount),
+    optOutCount: b.optOutCount,
     sentCount: b.sentCount,
     successCount: b.successCount,
     failedCount: b.failedCount,

@@ -4,6 +4,7 @@
 // frozen, authentication), 404, 409 (Idempotency-Key reused with another request), 413, 429 (over the
 // customer's rate limit, api-rate-limit.ts), 500.
 import {
+  type ApiKeyScope,
   BatchSource,
   batchFileSubmitResult,
   batchRow,
@@ -19,7 +20,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../lib/errors";
 import { requestLang } from "../../lib/lang";
 import { headerValue, principalOf } from "../../plugins/auth";
-import { apiKeyAuth } from "./api-key";
+import { API_KEY_SECURITY, apiKeyAuth } from "./api-key";
 import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "./batch-http";
@@ -28,8 +29,8 @@ import { sendToReachable } from "./reachable.service";
 import { type Submitted, submitBatch, submitFileBatch } from "./submit.service";
 
 const tags = ["developer API"];
-// The secret key travels as a bearer token (or in X-Api-Key, see the description).
-const security = [{ bearer: [] }];
+// The secret key travels as a bearer token or in X-Api-Key.
+const security = API_KEY_SECURITY;
 
 /** The Idempotency-Key header: absent, or 1..100 printable ASCII characters. */
 function idempotencyKey(req: FastifyRequest): string | null {
@@ -74,7 +75,9 @@ export const developerApiRoutes =
       burst: app.deps.config.DEVELOPER_API_BURST,
     };
     // The key first (the limit is per customer), then the limit, before the body is read.
-    const authenticated = [apiKeyAuth(deps.prisma), apiRateLimit(deps.redis, deps.redisPrefix, limit)];
+    // Each route names the scope its key needs (docs/api-keys.md): send to create or cancel batches, read for GETs.
+    const perCustomerLimit = apiRateLimit(deps.redis, deps.redisPrefix, limit);
+    const authenticated = (scope: ApiKeyScope) => [apiKeyAuth(deps.prisma, scope), perCustomerLimit];
     const description = keyDescription(limit);
     // Runs after the envelope plugin's hook has set every route's answers: documents 429 with its headers.
     app.addHook("onRoute", (route) => {
@@ -85,7 +88,7 @@ export const developerApiRoutes =
     app.post(
       "/v1/messages",
       {
-        preHandler: authenticated,
+        preHandler: authenticated("send"),
         schema: {
           tags,
           security,
@@ -111,7 +114,7 @@ export const developerApiRoutes =
     app.post(
       "/v1/messages/file",
       {
-        preHandler: authenticated,
+        preHandler: authenticated("send"),
         schema: {
           tags,
           security,
@@ -137,7 +140,7 @@ export const developerApiRoutes =
     app.post(
       "/v1/batches/:id/send-reachable",
       {
-        preHandler: authenticated,
+        preHandler: authenticated("send"),
         schema: {
           tags,
           security,
@@ -163,7 +166,7 @@ export const developerApiRoutes =
     app.get(
       "/v1/batches/:id",
       {
-        preHandler: authenticated,
+        preHandler: authenticated("read"),
         schema: {
           tags,
           security,

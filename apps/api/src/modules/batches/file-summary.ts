@@ -33,6 +33,8 @@ export interface SummaryRequest {
   maxNumbers: number;
   /** Numbers with an open WhatsApp window and its channels, when the content needs one (counted per country). */
   openWindows?: Array<[string, number[]]>;
+  /** The customer's opt-out list (counted per country). */
+  optedOut?: string[];
 }
 
 export type SummaryReply =
@@ -159,6 +161,7 @@ export async function summariseNumberFile(
   signal?: AbortSignal,
   maxNumbers = BATCH_FILE_MAX_NUMBERS,
   open?: ReadonlyMap<string, ReadonlySet<number>>,
+  optedOut?: string[],
 ): Promise<NumberTally> {
   if (signal?.aborted) throw abortError(signal);
   const thread = await acquire(signal);
@@ -167,7 +170,11 @@ export async function summariseNumberFile(
     throw abortError(signal);
   }
   const openWindows = open && [...open].map(([phone, on]): [string, number[]] => [phone, [...on]]);
-  return run(thread, { absPath, reading, maxNumbers, ...(openWindows ? { openWindows } : {}) }, signal);
+  return run(
+    thread,
+    { absPath, reading, maxNumbers, ...(openWindows ? { openWindows } : {}), ...(optedOut ? { optedOut } : {}) },
+    signal,
+  );
 }
 
 /** Aborts when the client's connection closes before its answer was sent (a client that gave up waiting). */

@@ -17,7 +17,7 @@ async function summarise(request: SummaryRequest): Promise<SummaryReply> {
     return { ok: false, failure: err instanceof Error ? err.message : String(err) };
   }
   const open = request.openWindows && new Map(request.openWindows.map(([phone, on]) => [phone, new Set(on)]));
-  return { ok: true, tally: tallyOf(sorted, open) };
+  return { ok: true, tally: tallyOf(sorted, open, request.optedOut && new Set(request.optedOut)) };
 }
 
 const port = parentPort!;

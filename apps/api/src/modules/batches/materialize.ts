@@ -25,6 +25,7 @@ import { Prisma, type PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
 import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
+import { optedOutAmong } from "../opt-outs/opt-out-usage";
 import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
@@ -118,6 +119,8 @@ class RecipientWriter {
   readonly notServedRaw: string[] = [];
   /** WhatsApp free-form text to numbers without an open 24-hour customer-service window (reason 4). */
   readonly windowClosedRaw: string[] = [];
+  /** Numbers on the customer's opt-out list (reason 5): never sent, never charged, whatever their country. */
+  readonly optedOutRaw: string[] = [];
   /** Why the first not-served country is not served (for a single number's answer). */
   notServedReason: MessageKey | null = null;
   /** Channels that will carry the recipients written. */
@@ -173,6 +176,7 @@ class RecipientWriter {
   private async write(from: number, to: number): Promise<void> {
     const { phones, countries } = this.sorted;
     await this.pricing.cover(countries.slice(from, to));
+    const optedOut = await optedOutAmong(this.tx, this.pricing.ask.customerId, phones.slice(from, to));
     const open = this.needsOpenWindow ? await this.openWindows(from, to) : null;
     // Country, channel and price travel once per country of the statement; each row carries the index (1-based).
     // The numbers (E.164: digits and "+") and indexes go as one comma-joined text each: quoting 10,000 array
@@ -189,6 +193,10 @@ class RecipientWriter {
     for (let i = from; i < to; i++) {
       const code = countries[i] as string;
       const q = this.pricing.quote.countries.get(code);
+      if (optedOut.has(phones[i] as string)) {
+        this.optedOutRaw.push(phones[i] as string);
+        continue;
+      }
       if (!q?.served) {
         // The E.164 form tells the customer which country was refused.
         this.notServedRaw.push(phones[i] as string);
@@ -319,6 +327,12 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       await assertSenderIdApproved(tx, customer.id, spec, sentTo);
 
       if (recipients.valid === 0) {
+        if (
+          recipients.optedOutRaw.length > 0 &&
+          recipients.notServedRaw.length + recipients.windowClosedRaw.length === 0
+        ) {
+          throw badRequest("batch.all_opted_out", { count: recipients.optedOutRaw.length });
+        }
         if (recipients.windowClosedRaw.length > 0 && recipients.notServedRaw.length === 0) {
           throw badRequest("batch.whatsapp_window_closed", { count: recipients.windowClosedRaw.length });
         }
@@ -330,23 +344,30 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
           ...(recipients.notServedReason ? { reason: recipients.notServedReason } : {}),
         });
       }
-      const rejectedRaw = [...sorted.rejectedRaw, ...recipients.notServedRaw, ...recipients.windowClosedRaw];
+      const rejectedRaw = [
+        ...sorted.rejectedRaw,
+        ...recipients.notServedRaw,
+        ...recipients.windowClosedRaw,
+        ...recipients.optedOutRaw,
+      ];
       const rejectedReason = [
         ...sorted.rejectedReason,
         ...recipients.notServedRaw.map(() => RejectReason.COUNTRY_NOT_SERVED),
         ...recipients.windowClosedRaw.map(() => RejectReason.WINDOW_CLOSED),
+        ...recipients.optedOutRaw.map(() => RejectReason.OPTED_OUT),
       ];
       await insertRejected(tx, id, rejectedRaw, rejectedReason);
       await progress(rejectedRaw.length);
 
       const reasons = reviewReasons(rules, customer, contentText(spec.content), recipients.valid);
       const status = passedStatus(reasons.length > 0);
-      // Numbers of countries not served have no column of their own: total - valid - invalid - duplicate.
+      // Numbers of countries not served have no column of their own: total - valid - invalid - duplicate - opt-out.
       const counts = {
         totalCount: sorted.total,
         validCount: recipients.valid,
         invalidCount: sorted.invalid,
         duplicateCount: sorted.duplicate,
+        optOutCount: recipients.optedOutRaw.length,
         cost: recipients.cost,
         status,
         // What the reviewer is told: which rules held the batch (none when it goes without review).

@@ -18,10 +18,19 @@ export interface NumberTally {
    * 24-hour window on that channel (whatsapp-window.ts).
    */
   openPerCountry?: Map<string, Map<number, number>>;
+  /** When asked: per country, the numbers on the customer's opt-out list (left out of openPerCountry). */
+  optOutPerCountry?: Map<string, number>;
 }
 
-/** `open`: numbers with an open window and the channels it is open on, when the content needs one. */
-export function tallyOf(sorted: NumberSorter, open?: ReadonlyMap<string, ReadonlySet<number>>): NumberTally {
+/**
+ * `open`: numbers with an open window and the channels it is open on, when the content needs one; `optedOut`: the
+ * numbers on the customer's opt-out list (refused first, whatever their country or window).
+ */
+export function tallyOf(
+  sorted: NumberSorter,
+  open?: ReadonlyMap<string, ReadonlySet<number>>,
+  optedOut?: ReadonlySet<string>,
+): NumberTally {
   const tally: NumberTally = {
     total: sorted.total,
     invalid: sorted.invalid,
@@ -32,9 +41,19 @@ export function tallyOf(sorted: NumberSorter, open?: ReadonlyMap<string, Readonl
       .slice(0, PRE_REJECTED_SAMPLE_MAX)
       .map((raw, i) => ({ raw, reason: sorted.rejectedReason[i] as RejectReason })),
   };
+  if (optedOut) {
+    const perCountry = new Map<string, number>();
+    sorted.phones.forEach((phone, i) => {
+      if (!optedOut.has(phone)) return;
+      const country = sorted.countries[i] as string;
+      perCountry.set(country, (perCountry.get(country) ?? 0) + 1);
+    });
+    tally.optOutPerCountry = perCountry;
+  }
   if (open) {
     const perCountry = new Map<string, Map<number, number>>();
     sorted.phones.forEach((phone, i) => {
+      if (optedOut?.has(phone)) return;
       const on = open.get(phone);
       if (!on) return;
       const country = sorted.countries[i] as string;

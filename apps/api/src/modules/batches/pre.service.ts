@@ -20,6 +20,7 @@ import { parseInput } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
 import { canSubmitBatches } from "../authentication/authentication.policy";
 import { templateOf } from "../channels/whatsapp-templates.service";
+import { optedOutAll, optedOutAmong } from "../opt-outs/opt-out-usage";
 import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
@@ -98,11 +99,15 @@ async function summarise(
   await assertSenderIdApproved(deps.prisma, ctx.customer.id, input, sentTo);
   let valid = 0;
   let windowClosed = 0;
+  let optOut = 0;
   let totalCost = 0n;
   const countries = [...perCountry.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([countryCode, count]) => {
       const q = quote.countries.get(countryCode)!;
+      // Numbers on the customer's opt-out list are refused first (reason 5), whatever their country.
+      const opted = tally.optOutPerCountry?.get(countryCode) ?? 0;
+      optOut += opted;
       if (!q.served) {
         return {
           countryCode,
@@ -116,8 +121,11 @@ async function summarise(
       }
       // WhatsApp free-form content: numbers without an open window on this country's channel are refused
       // (reason 4) and not charged, as the submission would.
-      const closed = tally.openPerCountry ? count - (tally.openPerCountry.get(countryCode)?.get(q.channelId) ?? 0) : 0;
-      const sent = count - closed;
+      const eligible = count - opted;
+      const closed = tally.openPerCountry
+        ? eligible - (tally.openPerCountry.get(countryCode)?.get(q.channelId) ?? 0)
+        : 0;
+      const sent = eligible - closed;
       const cost = q.price * BigInt(sent);
       valid += sent;
       windowClosed += closed;
@@ -140,8 +148,9 @@ async function summarise(
     invalid: tally.invalid,
     duplicate: tally.duplicate,
     rejected: tally.rejected,
-    notServed: tally.distinct - valid - windowClosed,
+    notServed: tally.distinct - valid - windowClosed - optOut,
     windowClosed,
+    optOut,
     countries,
     segments: units,
     encoding: sms?.encoding ?? null,
@@ -166,7 +175,8 @@ export async function preSubmit(
   const sorted = new NumberSorter(numberReading(ctx));
   for (const n of q.numbers) sorted.add(n);
   const open = await windowsFor(deps, ctx, q, sorted.phones);
-  return summarise(deps, ctx, product.id, q, tallyOf(sorted, open), lang, now);
+  const optedOut = await optedOutAmong(deps.prisma, ctx.customer.id, sorted.phones);
+  return summarise(deps, ctx, product.id, q, tallyOf(sorted, open, optedOut), lang, now);
 }
 
 /**
@@ -194,6 +204,7 @@ export async function preSubmitFile(
       signal,
       undefined,
       open,
+      await optedOutAll(deps.prisma, ctx.customer.id),
     );
     return await summarise(deps, ctx, product.id, fields, tally, lang, now);
   } finally {

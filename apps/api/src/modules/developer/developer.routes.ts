@@ -1,5 +1,10 @@
 // Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md).
 import {
+  apiKeyCreateBody,
+  apiKeyCreated,
+  apiKeyIdParams,
+  apiKeyList,
+  apiKeyRow,
   apiToggleBody,
   apiToggleResult,
   developerInfo,
@@ -12,6 +17,7 @@ import {
 } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { principalOf } from "../../plugins/auth";
+import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.service";
 import {
   developerInfo as loadDeveloperInfo,
   refreshSecretKey,
@@ -109,6 +115,57 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const result = await toggleApi(prisma, principalOf(req), req.body.enabled);
       app.sessions.forget(principalOf(req).userId);
+      return result;
+    },
+  );
+  // ---------------------------------------------------------------- named API keys (docs/api-keys.md)
+
+  app.get(
+    "/user/api-keys",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "The caller's API keys, newest first: name, prefix, scopes, expiry, last used (revoked ones too)",
+        response: { 200: apiKeyList },
+      },
+    },
+    async (req) => listApiKeys(prisma, principalOf(req)),
+  );
+
+  app.post(
+    "/user/api-keys",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary:
+          "New named API key with scopes (send, read, manage) and an optional expiry; the key is shown once in this " +
+          "answer. Rotate with overlap: create the new key, move the integration, then revoke the old one",
+        body: apiKeyCreateBody,
+        response: { 200: apiKeyCreated },
+      },
+    },
+    async (req) => createApiKey(prisma, principalOf(req), req.body, new Date()),
+  );
+
+  app.post(
+    "/user/api-keys/:id/revoke",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary: "Revoke one of the caller's API keys: it answers 401 from now on, in every API process",
+        params: apiKeyIdParams,
+        response: { 200: apiKeyRow },
+      },
+    },
+    async (req) => {
+      const result = await revokeApiKey(prisma, principalOf(req), req.params.id, new Date());
+      app.sessions.forget(principalOf(req).userId); // here at once; other processes: the api_keys trigger
       return result;
     },
   );

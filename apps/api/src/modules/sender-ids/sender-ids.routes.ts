@@ -137,7 +137,7 @@ export const senderIdRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/sender-ids",
     {
-      preHandler: [apiKeyAuth(prisma), apiRateLimit(redis, config.REDIS_PREFIX, limit)],
+      preHandler: [apiKeyAuth(prisma, "read"), apiRateLimit(redis, config.REDIS_PREFIX, limit)],
       schema: {
         tags: ["developer API"],
         security,
