@@ -18,6 +18,7 @@ import type { Deps } from "./deps";
 import { AppError } from "./lib/errors";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { authenticationRoutes } from "./modules/authentication/authentication.routes";
+import { API_KEY_SECURITY } from "./modules/batches/api-key";
 import { batchRoutes } from "./modules/batches/batches.routes";
 import { catalogRoutes } from "./modules/catalog/catalog.routes";
 import { channelRoutes } from "./modules/channels/channels.routes";
@@ -135,9 +136,32 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
           "Multi-channel business messaging (RCS, WhatsApp, SMS). Every JSON route answers the envelope " +
           "{ code, message, data }: code 0 success, 1 error (message in the `lang` header's language), 401 signed out.",
       },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+      components: {
+        securitySchemes: {
+          // The session token of the web apps (every route outside /v1).
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          // A customer's secret key on the developer API /v1 (docs/api-keys.md): either header.
+          secretKey: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "sk_...",
+            description: "A secret key: `Authorization: Bearer sk_...`",
+          },
+          apiKeyHeader: {
+            type: "apiKey",
+            in: "header",
+            name: "X-Api-Key",
+            description: "A secret key: `X-Api-Key: sk_...`",
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
+  });
+  // The developer API is authenticated by a secret key, never by the session token: every /v1 route documents
+  // the two secret-key schemes, whatever its module declared (api-key.ts checks the key).
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/v1/") && route.schema) route.schema.security = API_KEY_SECURITY;
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
   await app.register(authPlugin);
