@@ -170,6 +170,7 @@ describe("menus derived from the tree", () => {
       "app.notice",
       "app.developer",
       "app.senderIds",
+      "app.optOuts",
     ]);
     expect(menu.find((e) => e.key === "app.finance")?.children?.map((e) => e.path)).toEqual([
       "/app/finance/recharge/add",

@@ -105,6 +105,7 @@ export const en = {
   "route.app.notice": "Notice",
   "route.app.developer": "Developer settings",
   "route.app.senderIds": "Sender IDs",
+  "route.app.optOuts": "Opt-outs",
   "route.app.search": "Message search",
 
   // Back office

@@ -102,6 +102,7 @@ export const zh = {
   "route.app.notice": "公告",
   "route.app.developer": "开发者设置",
   "route.app.senderIds": "发送方 ID",
+  "route.app.optOuts": "退订名单",
   "route.app.search": "消息搜索",
 
   // Back office

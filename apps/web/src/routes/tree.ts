@@ -211,6 +211,13 @@ export const routeTree: readonly RouteNode[] = [
         hiddenInRcs: true,
         page: () => import("../features/sender-ids/pages/SenderIdsPage"),
       },
+      {
+        path: "opt-outs",
+        key: "app.optOuts",
+        label: "route.app.optOuts",
+        icon: "message",
+        page: () => import("../features/opt-outs/pages/OptOutsPage"),
+      },
     ],
   },
 

@@ -1,0 +1,128 @@
+import type { OptOutRow } from "@switchboard/contracts";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { App } from "antd";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { UserInfo } from "../src/features/auth/api/get-user-info";
+import { SessionContext } from "../src/features/auth/context/session-context";
+import { numbersOfFile } from "../src/features/opt-outs/api";
+import { messages } from "../src/features/opt-outs/messages";
+import OptOutsPage from "../src/features/opt-outs/pages/OptOutsPage";
+import { storage } from "../src/lib/storage";
+import { UserType } from "../src/lib/user-type";
+import { flattenTree } from "../src/routes/flatten";
+import { CurrentRouteContext } from "../src/routes/route-context";
+import { routeTree } from "../src/routes/tree";
+import { type Answer, envelope, mockFetch, type RecordedRequest, renderRoutes } from "./helpers";
+
+const slow = { timeout: 20_000 };
+const websiteConfig = { body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null }) };
+
+function row(id: number, phone: string, source = 1): OptOutRow {
+  return { id, userId: 7, user: "shop", phone, source, createdAt: "2026-11-20T07:00:00.000Z" };
+}
+
+function renderPage(answers: Record<string, Answer | ((req: RecordedRequest) => Answer)>) {
+  const mocked = mockFetch({ "/website/config": websiteConfig, ...answers });
+  const route = flattenTree(routeTree).find((r) => r.node.key === "app.optOuts");
+  if (!route) throw new Error("no route app.optOuts");
+  const user = { id: 7, user: "shop", type: UserType.USER, tenantId: "7", agentId: null } as unknown as UserInfo;
+  const view = renderRoutes(
+    [
+      {
+        path: "/app/opt-outs",
+        element: (
+          <SessionContext value={{ user }}>
+            <CurrentRouteContext value={route}>
+              <App>
+                <OptOutsPage />
+              </App>
+            </CurrentRouteContext>
+          </SessionContext>
+        ),
+      },
+    ],
+    "/app/opt-outs",
+  );
+  return { ...mocked, ...view };
+}
+
+const posts = (requests: RecordedRequest[], path: string) =>
+  requests.filter((r) => r.method === "POST" && r.url.pathname === path);
+
+beforeEach(() => {
+  storage.setLang("en");
+  storage.saveSession("tok-1", { userType: UserType.USER, tenantId: "7", agentId: "" });
+});
+
+describe("customer: Opt-outs page", () => {
+  it("shows the empty state, adds a number, searches and removes it", slow, async () => {
+    let list: OptOutRow[] = [];
+    const { requests } = renderPage({
+      "GET /opt-out/list": () => ({ body: envelope({ list, total: list.length }) }),
+      "POST /opt-out/add": () => {
+        list = [row(5, "+447700900123")];
+        return { body: envelope(list[0]) };
+      },
+      "POST /opt-out/remove": (req) => {
+        list = list.filter((r) => r.id !== (req.body as { id: number }).id);
+        return { body: envelope({ id: 5 }) };
+      },
+    });
+    expect(await screen.findByTestId("opt-out-empty")).toHaveTextContent("The opt-out list is empty.");
+
+    await userEvent.type(screen.getByTestId("opt-out-phone"), "+44 7700 900123");
+    await userEvent.click(screen.getByTestId("opt-out-add"));
+    await waitFor(() => expect(posts(requests, "/opt-out/add")).toHaveLength(1));
+    expect(posts(requests, "/opt-out/add")[0]?.body).toEqual({ phone: "+44 7700 900123" });
+    expect(await screen.findByText("Added to the opt-out list: +447700900123")).toBeInTheDocument();
+    const table = screen.getByTestId("opt-out-table");
+    await waitFor(() => expect(within(table).getByText("+447700900123")).toBeInTheDocument());
+    expect(within(table).getByText("Added by hand")).toBeInTheDocument();
+
+    const search = within(screen.getByTestId("opt-out-search")).getByRole("searchbox");
+    await userEvent.type(search, "7700{Enter}");
+    await waitFor(() =>
+      expect(
+        requests.some((r) => r.url.pathname === "/opt-out/list" && r.url.searchParams.get("keyword") === "7700"),
+      ).toBe(true),
+    );
+
+    await userEvent.click(screen.getByTestId("opt-out-remove-5"));
+    await userEvent.click(await screen.findByRole("button", { name: "OK" }));
+    await waitFor(() => expect(posts(requests, "/opt-out/remove")[0]?.body).toEqual({ id: 5 }));
+    expect(await screen.findByTestId("opt-out-empty")).toBeInTheDocument();
+  });
+
+  it("imports the numbers of a CSV file and says what was added", slow, async () => {
+    const { requests, container } = renderPage({
+      "GET /opt-out/list": { body: envelope({ list: [row(1, "+12025550123", 2)], total: 1 }) },
+      "POST /opt-out/import": { body: envelope({ total: 3, added: 1, existing: 1, invalid: 1 }) },
+    });
+    expect(await screen.findByText("Imported")).toBeInTheDocument();
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    const file = new File(["phone\n+12025550123\n+447700900123,x\n12ab\n"], "stop.csv", { type: "text/csv" });
+    fireEvent.change(input, { target: { files: [file] } });
+    await waitFor(() => expect(posts(requests, "/opt-out/import")).toHaveLength(1));
+    expect(posts(requests, "/opt-out/import")[0]?.body).toEqual({
+      numbers: ["+12025550123", "+447700900123", "12ab"],
+    });
+    expect(await screen.findByText("Imported: 1 added, 1 already on the list, 1 invalid")).toBeInTheDocument();
+  });
+});
+
+describe("opt-out helpers and texts", () => {
+  it("reads every cell with a digit of a CSV or TXT file", () => {
+    expect(numbersOfFile('\uFEFFphone\r\n"+1 202 555 0123";x\n\n447700900123\t99\n')).toEqual([
+      "+1 202 555 0123",
+      "447700900123",
+      "99",
+    ]);
+  });
+
+  it("has every text in both languages, the Chinese with full-width punctuation", () => {
+    const { zh, en } = messages.texts;
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+    for (const text of Object.values(zh)) expect(text).not.toMatch(/[,:;?!](?!\d)|\((?![A-Z])/);
+  });
+});
