@@ -1,10 +1,12 @@
-import type { OptOutRow } from "@switchboard/contracts";
+import type { BatchRow, OptOutRow, SubmitPreResult } from "@switchboard/contracts";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { App } from "antd";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { UserInfo } from "../src/features/auth/api/get-user-info";
 import { SessionContext } from "../src/features/auth/context/session-context";
+import { SubmitSummary } from "../src/features/batch-submit/components/SubmitSummary";
+import { BatchCounts } from "../src/features/batches/components/BatchCounts";
 import { numbersOfFile } from "../src/features/opt-outs/api";
 import { messages } from "../src/features/opt-outs/messages";
 import OptOutsPage from "../src/features/opt-outs/pages/OptOutsPage";
@@ -124,5 +126,65 @@ describe("opt-out helpers and texts", () => {
     const { zh, en } = messages.texts;
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
     for (const text of Object.values(zh)) expect(text).not.toMatch(/[,:;?!](?!\d)|\((?![A-Z])/);
+  });
+});
+
+describe("opted-out numbers in batch screens", () => {
+  const counts = {
+    totalCount: 1_500,
+    validCount: 1_200,
+    invalidCount: 0,
+    duplicateCount: 0,
+    notServedCount: 0,
+    sentCount: 0,
+    successCount: 0,
+    failedCount: 0,
+    deliveredCount: 0,
+    undeliveredCount: 0,
+    readCount: 0,
+    fallbackCount: 0,
+    cost: "12.0000",
+    refunded: "0.0000",
+    productCode: 3000,
+  } satisfies Partial<BatchRow>;
+
+  it("the batch counts show opted-out numbers when there are any", () => {
+    mockFetch({});
+    renderRoutes([{ path: "/", element: <BatchCounts batch={{ ...counts, optOutCount: 1_300 }} /> }], "/");
+    expect(screen.getByTestId("count-opt-out")).toHaveTextContent("Opted out");
+    expect(screen.getByTestId("count-opt-out")).toHaveTextContent("1,300");
+  });
+
+  it("the batch counts leave the row out without any", () => {
+    mockFetch({});
+    renderRoutes([{ path: "/", element: <BatchCounts batch={{ ...counts, optOutCount: 0 }} /> }], "/");
+    expect(screen.getByTestId("count-valid")).toBeInTheDocument();
+    expect(screen.queryByTestId("count-opt-out")).toBeNull();
+  });
+
+  it("the pre-submit summary shows how many are opted out", () => {
+    const result = {
+      total: 3_000,
+      valid: 1_000,
+      invalid: 0,
+      duplicate: 0,
+      rejected: [],
+      notServed: 0,
+      windowClosed: 0,
+      optOut: 2_000,
+      countries: [],
+      segments: 1,
+      encoding: "gsm7",
+      totalCost: "10.0000",
+      balance: "100.0000",
+      sufficient: true,
+      authenticationAllowed: true,
+      authenticationReason: null,
+      reviewRequired: false,
+    } satisfies SubmitPreResult;
+    mockFetch({});
+    renderRoutes([{ path: "/", element: <SubmitSummary result={result} /> }], "/");
+    expect(screen.getByTestId("summary-opt-out")).toHaveTextContent("2,000");
+    expect(screen.getByText("Opted out (not sent, not charged)")).toBeInTheDocument();
   });
 });

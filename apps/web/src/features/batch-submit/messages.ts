@@ -147,6 +147,7 @@ const zh = {
   "summary.invalid": "无效号码",
   "summary.duplicate": "重复号码",
   "summary.notServed": "不支持的国家",
+  "summary.optOut": "已退订（不发送，不扣费）",
   "summary.windowClosed": "未在 24 小时会话窗口内",
   "summary.windowClosedNote":
     "{count} 个号码在过去 24 小时内没有给该 WhatsApp 号码发过消息：自由文本无法送达，这些号码不会发送也不扣费。请改用已审核的模板。",
@@ -350,6 +351,7 @@ const en: Record<BatchSubmitKey, string> = {
   "summary.invalid": "Invalid",
   "summary.duplicate": "Duplicates",
   "summary.notServed": "Countries not served",
+  "summary.optOut": "Opted out (not sent, not charged)",
   "summary.windowClosed": "Outside the 24-hour window",
   "summary.windowClosedNote":
     "{count} numbers have not written to this WhatsApp number in the last 24 hours: free-form text cannot reach them, so they will not be sent or charged. Use an approved template instead.",

@@ -74,6 +74,15 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
           { key: "invalid", label: t("summary.invalid"), children: formatNumber(result.invalid) },
           { key: "duplicate", label: t("summary.duplicate"), children: formatNumber(result.duplicate) },
           { key: "notServed", label: t("summary.notServed"), children: formatNumber(result.notServed) },
+          ...((result.optOut ?? 0) > 0
+            ? [
+                {
+                  key: "optOut",
+                  label: t("summary.optOut"),
+                  children: <span data-testid="summary-opt-out">{formatNumber(result.optOut ?? 0)}</span>,
+                },
+              ]
+            : []),
           ...(result.windowClosed > 0
             ? [
                 {

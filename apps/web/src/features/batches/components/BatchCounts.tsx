@@ -9,6 +9,7 @@ type CountField =
   | "invalidCount"
   | "duplicateCount"
   | "notServedCount"
+  | "optOutCount"
   | "sentCount"
   | "successCount"
   | "failedCount"
@@ -29,6 +30,13 @@ const COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: str
   { field: "deliveredCount", label: "counts.delivered", id: "delivered" },
   { field: "undeliveredCount", label: "counts.undelivered", id: "undelivered" },
 ];
+
+/** Numbers on the customer's opt-out list (never sent, never charged): shown when there are any. */
+const OPT_OUT: { field: CountField; label: BatchMessageKey; id: string } = {
+  field: "optOutCount",
+  label: "counts.optOut",
+  id: "opt-out",
+};
 
 /** Shown only for the channels that report them: reads (RCS, WhatsApp) and SMS fallbacks (RCS). */
 const CHANNEL_COUNTS: ReadonlyArray<{ field: CountField; label: BatchMessageKey; id: string }> = [
@@ -54,10 +62,12 @@ export function BatchCounts({
 }) {
   const t = messages.useT();
   const screening = batch.taskType === 1;
+  const counts =
+    (batch.optOutCount ?? 0) > 0 ? COUNTS.flatMap((c) => (c.field === "notServedCount" ? [c, OPT_OUT] : [c])) : COUNTS;
   const shown = screening
-    ? COUNTS.map((c) => ({ ...c, ...(SCREENING_LABELS[c.field] ?? {}) }))
+    ? counts.map((c) => ({ ...c, ...(SCREENING_LABELS[c.field] ?? {}) }))
     : [
-        ...COUNTS,
+        ...counts,
         // SMS (3000) reports neither; WS (2000) reads; RCS (1000) reads and fallbacks.
         ...CHANNEL_COUNTS.filter((c) => batch.productCode === 1000 || (batch.productCode === 2000 && c.id === "read")),
       ];
@@ -67,7 +77,7 @@ export function BatchCounts({
         <Col key={c.field} xs={12} sm={8} md={6} lg={4}>
           <Statistic
             title={t(c.label)}
-            value={formatNumber(batch[c.field])}
+            value={formatNumber(batch[c.field] ?? 0)}
             data-testid={`count-${c.id}`}
             styles={{ content: { fontSize: 20 } }}
           />
