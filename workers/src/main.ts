@@ -3,8 +3,10 @@
 // receipts are enqueued) and exit.
 import { ConfigError, loadConfig } from "@switchboard/api/config";
 import pino from "pino";
+import { collectDefaultMetrics } from "prom-client";
 import { closeWorkerDeps, createWorkerDeps } from "./lib/deps";
-import { startWorkers } from "./workers";
+import { type OpsServer, startOpsServer } from "./lib/ops-server";
+import { type RunningWorkers, startWorkers } from "./workers";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -18,7 +20,22 @@ try {
 // Logs carry ids and counts only: never numbers, message text or credentials.
 const logger = pino({ level: config.LOG_LEVEL, base: { service: "workers" } });
 const deps = createWorkerDeps({ config, logger });
-const running = await startWorkers(deps);
+// CPU, memory, event loop delay and GC of this process, beside the queues' and channels' metrics.
+collectDefaultMetrics({ register: deps.metrics.registry });
+// Up before the workers: while Redis is away at start, GET /health already answers (503, "queues": "starting").
+let running: RunningWorkers | undefined;
+let ops: OpsServer | undefined;
+if (config.WORKERS_OPS_PORT > 0) {
+  ops = await startOpsServer({
+    host: config.WORKERS_OPS_HOST,
+    port: config.WORKERS_OPS_PORT,
+    deps,
+    workers: () => running?.workers,
+    access: { allow: config.METRICS_ALLOW, token: config.METRICS_TOKEN },
+  });
+  logger.info({ url: ops.url }, "ops server listening (GET /health, GET /metrics)");
+}
+running = await startWorkers(deps);
 logger.info("workers started");
 
 let stopping = false;
@@ -28,8 +45,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     stopping = true;
     logger.info({ signal }, "stopping: finishing the jobs in hand");
     try {
-      await running.close();
+      await running?.close();
       await closeWorkerDeps(deps);
+      await ops?.close();
       logger.info("stopped");
       process.exit(0);
     } catch (err) {

@@ -140,7 +140,7 @@ describe("createOutages", () => {
     expect(
       outages.report(Object.assign(new Error("x"), { code: "ECONNREFUSED", hostname: "cache.internal", port: 6380 })),
     ).toBe(true);
-    // A refused connection to some other address (a provider, a customer's URL) is not ours to absorb.
+    // A refused connection to some other server (a provider, a customer's URL) is not ours to absorb.
     expect(
       outages.report(Object.assign(new Error("y"), { code: "ECONNREFUSED", address: "10.0.0.9", port: 443 })),
     ).toBe(false);

@@ -21,6 +21,8 @@ export interface ProviderDeps {
   dispatcher?: Dispatcher;
   /** SMPP timings that are not channel settings (submit timeout, reconnect backoff). */
   smpp?: Partial<SmppConfigInput>;
+  /** An SMPP link bound again after a drop (the workers' reconnect counter). */
+  onSmppReconnect?: () => void;
 }
 
 export interface ProviderAdapter {
@@ -58,7 +60,11 @@ const FACTORIES: Record<string, Factory> = {
     const config = stored as unknown as SmppChannelConfig;
     const adapter = createSmppAdapter(
       { ...smppSessionConfig(config, secrets), ...deps.smpp },
-      { logger: deps.logger, egress: deps.egress },
+      {
+        logger: deps.logger,
+        egress: deps.egress,
+        ...(deps.onSmppReconnect ? { onReconnect: deps.onSmppReconnect } : {}),
+      },
     );
     // Screening an SMPP channel is an HLR lookup over HTTP, where the channel names one.
     if (config.lookupUrl) {

@@ -27,8 +27,11 @@ import {
 import type { Prisma } from "@switchboard/db";
 import type { Redis } from "ioredis";
 import type { WorkerDeps } from "../lib/deps";
+import type { WorkerMetrics } from "../lib/metrics";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics">;
+/** Receipts recorded in a round, per channel kind: counted once the round's transaction has committed. */
+type RecordedReceipts = Array<{ kind: string; rows: Parameters<WorkerMetrics["receipts"]>[1] }>;
 
 export interface ChannelEventTuning {
   /** Events claimed per round. */
@@ -76,6 +79,7 @@ export async function applyChannelEvents(
   const result: RoundResult = { applied: 0, deferred: 0, dropped: 0 };
   const callbacks: CallbackJob[] = [];
   const touched = new Set<bigint>();
+  const recorded: RecordedReceipts = [];
   await deps.prisma.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ROUND_LOCK}) AS ok`;
@@ -117,6 +121,7 @@ export async function applyChannelEvents(
           channelId,
           reports.map((r) => r.report),
           touched,
+          (rows) => recorded.push({ kind: first.kind, rows }),
         );
         const waiting = new Set(unmatched.map((i) => (reports[i] as { eventId: bigint }).eventId));
         // A reply to a message whose send outcome is not written yet waits like a report does (its last try stores
@@ -162,6 +167,7 @@ export async function applyChannelEvents(
     },
     { maxWait: 10_000, timeout: 60_000 },
   );
+  for (const { kind, rows } of recorded) deps.metrics.receipts(kind, rows);
   if (callbacks.length > 0) await deps.queues.callbacks(callbacks);
   if (touched.size > 0) await settleEarly(deps, [...touched]);
   return result;
@@ -257,13 +263,17 @@ async function applyReports(
   reports: DeliveryReport[],
   /** Batches whose recipients these reports named (filled in). */
   touched: Set<bigint>,
+  /** Receives the receipts that gave a recipient its final result now (metrics). */
+  onRecorded: (rows: RecordedReceipts[number]["rows"]) => void,
 ) {
   if (reports.length === 0) return [];
   const ids = reports.map((r) => r.providerMessageId.slice(0, 64));
   const statuses = reports.map((r) => r.status);
   const ats = reports.map((r) => (r.doneAt && !Number.isNaN(r.doneAt.getTime()) ? r.doneAt : new Date()).toISOString());
   const errors = reports.map((r) => r.errorCode?.slice(0, 32) ?? null);
-  const matched = await tx.$queryRaw<Array<{ idx: number; batchId: bigint }>>`
+  const matched = await tx.$queryRaw<
+    Array<{ idx: number; batchId: bigint; newResult: number | null; product: number | null; lagSeconds: number | null }>
+  >`
     WITH e AS (
       SELECT * FROM unnest(${ids}::text[], ${statuses}::text[], ${ats}::timestamptz[], ${errors}::text[])
         WITH ORDINALITY AS e(message_id, status, at, error_code, idx)
@@ -275,7 +285,7 @@ async function applyReports(
       ) f
       WHERE f."channelId" = ${channelId}
     ), agg AS (
-      SELECT id, tid, "batchId", min("receiveResult") AS old_result, min("readAt") AS old_read,
+      SELECT id, tid, "batchId", min(idx) AS first_idx, min("receiveResult") AS old_result, min("readAt") AS old_read,
              min(at) FILTER (WHERE status = ANY(${RECEIVED_STATUSES}::text[])) AS delivered_at,
              min(at) FILTER (WHERE status = 'read') AS read_at,
              bool_or(status = ANY(${FAILED_STATUSES}::text[])) AS failed,
@@ -300,7 +310,8 @@ async function applyReports(
             THEN coalesce(r."errorCode", next.error_code) ELSE r."errorCode" END
       FROM next
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM next)) AND r.ctid = next.tid
-      RETURNING r."batchId", next.old_result, next.new_result, next.old_read, r."readAt" AS new_read
+      RETURNING r."batchId", next.old_result, next.new_result, next.old_read, r."readAt" AS new_read,
+                next.id, next.first_idx, r."sentAt" AS sent_at, r."receivedAt" AS received_at
     ), counted AS (
       UPDATE message_batches b
       SET "deliveredCount" = b."deliveredCount" + c.delivered,
@@ -315,7 +326,19 @@ async function applyReports(
       ) c
       WHERE b.id = c."batchId"
     )
-    SELECT (idx - 1)::int AS idx, "batchId" FROM hit`;
+    -- each recipient that got its final result now, once (on its first report), with what the metrics need
+    SELECT (hit.idx - 1)::int AS idx, hit."batchId", u.new_result AS "newResult", b."productCode" AS product,
+           extract(epoch FROM u.received_at - u.sent_at)::float8 AS "lagSeconds"
+    FROM hit
+    LEFT JOIN u ON u.id = hit.id AND u.first_idx = hit.idx AND u.old_result = 0 AND u.new_result <> 0
+    LEFT JOIN message_batches b ON b.id = u."batchId"`;
+  onRecorded(
+    matched.flatMap((m) =>
+      m.newResult === null
+        ? []
+        : [{ product: m.product, delivered: m.newResult === ReceiveResult.RECEIVED, lagSeconds: m.lagSeconds }],
+    ),
+  );
   const found = new Set(matched.map((m) => m.idx));
   for (const m of matched) touched.add(m.batchId);
   return reports.map((_, i) => i).filter((i) => !found.has(i));
@@ -403,7 +426,7 @@ export class ChannelEventLoop {
   private readonly subscriber: Redis;
 
   constructor(
-    private readonly deps: Deps & Pick<WorkerDeps, "redis" | "redisPrefix">,
+    private readonly deps: Deps & Pick<WorkerDeps, "redis" | "redisPrefix" | "outages">,
     private readonly tuning: ChannelEventTuning = DEFAULT_CHANNEL_EVENT_TUNING,
   ) {
     this.subscriber = deps.redis.duplicate();
@@ -441,7 +464,10 @@ export class ChannelEventLoop {
         if (this.stopped || r.applied + r.deferred + r.dropped < this.tuning.batch) return;
       }
     } catch (err) {
-      this.deps.logger.error({ err }, "applying webhook events failed; trying again at the next poll");
+      // A lost database is the outage's one line at a bounded rate, not a stack per poll (every 250 ms).
+      if (!this.deps.outages.report(err)) {
+        this.deps.logger.error({ err }, "applying webhook events failed; trying again at the next poll");
+      }
     }
   }
 

@@ -23,7 +23,7 @@ import { ReceiveResult } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 import { receiveResultOf } from "../lib/send-outcomes";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics">;
 type Report = DeliveryReportJob["reports"][number];
 
 /** How far back a receipt may reach for its message (receipts come within the SMS validity period, days). */
@@ -44,6 +44,11 @@ interface Row {
   batchId: bigint | null;
   /** The receive result the matched message had before. */
   had: number;
+  /** Metrics of a receipt recorded now: its result, the batch's product, its channel's kind, receivedAt - sentAt. */
+  result: number | null;
+  product: number | null;
+  kind: string | null;
+  lagSeconds: number | null;
 }
 
 export interface RecordOptions {
@@ -111,7 +116,7 @@ export async function recordDeliveryReports(
       FROM hit
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid
         AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
-      RETURNING r.id, r."batchId", r."receiveResult" AS result
+      RETURNING r.id, r."batchId", r."receiveResult" AS result, r."sentAt", r."receivedAt"
     ), counted AS (
       UPDATE message_batches b
       SET "deliveredCount" = b."deliveredCount" + c.delivered, "undeliveredCount" = b."undeliveredCount" + c.undelivered
@@ -123,8 +128,10 @@ export async function recordDeliveryReports(
       ) c
       WHERE b.id = c."batchId"
     )
-    SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had
-    FROM hit LEFT JOIN u ON u.id = hit.id`;
+    SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had, u.result, b."productCode" AS product,
+           (SELECT kind FROM channels WHERE id = ${channelId}) AS kind,
+           extract(epoch FROM u."receivedAt" - u."sentAt")::float8 AS "lagSeconds"
+    FROM hit LEFT JOIN u ON u.id = hit.id LEFT JOIN message_batches b ON b.id = u."batchId"`;
 
   // Found only on messages that already have their receipt: a duplicate, or (first run) the receipt of a newer
   // message with a repeated id whose outcome is not written yet; the first run gives it back to wait for that.
@@ -133,12 +140,23 @@ export async function recordDeliveryReports(
   );
   const unmatched = reports.filter((_, idx) => !matched.has(idx));
   const recorded = rows.filter((r): r is Row & { recipientId: bigint; batchId: bigint } => r.recipientId !== null);
+  deps.metrics.receipts(
+    recorded[0]?.kind ?? "unknown",
+    recorded.map((r) => ({
+      product: r.product,
+      delivered: r.result === ReceiveResult.RECEIVED,
+      lagSeconds: r.lagSeconds,
+    })),
+  );
   if (recorded.length > 0) await enqueueReportCallbacks(deps, recorded);
   return { recorded: recorded.length, unmatched };
 }
 
 /** delivery_report callbacks for recorded receipts, to the owners of their batches who set a notify URL. */
-export async function enqueueReportCallbacks(deps: Deps, rows: Array<{ recipientId: bigint; batchId: bigint }>) {
+export async function enqueueReportCallbacks(
+  deps: Pick<WorkerDeps, "prisma" | "queues">,
+  rows: Array<{ recipientId: bigint; batchId: bigint }>,
+) {
   const byBatch = new Map<string, string[]>();
   for (const r of rows) {
     const key = r.batchId.toString();

@@ -15,6 +15,7 @@ import {
   type egressAgent,
   type Logger,
   type ProviderAdapter,
+  type SmppAdapter,
   type SmppConfigInput,
 } from "@switchboard/channels";
 import { ActiveStatus } from "@switchboard/contracts";
@@ -62,6 +63,8 @@ export interface AdapterPoolOptions {
   smpp?: Partial<SmppConfigInput>;
   /** HTTP channels' client: one keep-alive pool per process, connecting through the egress policy. */
   dispatcher: ReturnType<typeof egressAgent>;
+  /** An SMPP link of any channel bound again after a drop (metrics). */
+  onSmppReconnect?: () => void;
 }
 
 /**
@@ -120,6 +123,7 @@ export class AdapterPool {
         egress: this.opts.egress,
         dispatcher: this.opts.dispatcher,
         ...(this.opts.smpp ? { smpp: this.opts.smpp } : {}),
+        ...(this.opts.onSmppReconnect ? { onSmppReconnect: this.opts.onSmppReconnect } : {}),
       });
     } catch (err) {
       this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");
@@ -150,6 +154,18 @@ export class AdapterPool {
   /** The receipt account of a channel this pool has opened (see receiptAccount). */
   accountOf(channelId: number): string {
     return this.accounts.get(channelId) ?? `channel:${channelId}`;
+  }
+
+  /** The window of every open SMPP adapter (metrics: read at each scrape). */
+  smppWindows(): Array<{ bound: boolean; inflight: number; window: number; queued: number }> {
+    const out = [];
+    for (const entry of [...this.live.values(), ...this.retiring]) {
+      const adapter = entry.adapter as Partial<SmppAdapter>;
+      if (entry.kind !== "smpp" || adapter.stats === undefined) continue;
+      const { bound, inflight, window, queued } = adapter.stats();
+      out.push({ bound, inflight, window, queued });
+    }
+    return out;
   }
 
   release(channel: PooledChannel): void {

@@ -88,9 +88,14 @@ export class JobQueues {
     /** Where batches' job keys are read. */
     private readonly db: Db,
     readonly retries: QueueRetryPolicies = DEFAULT_RETRY_POLICIES,
+    /** A queue's connection error (Redis away); without a listener BullMQ prints each one raw to the console. */
+    onError?: (err: Error) => void,
   ) {
-    const make = (name: QueueName, defaultJobOptions: JobsOptions) =>
-      this.queues.set(name, new Queue(name, { connection, prefix, defaultJobOptions }));
+    const make = (name: QueueName, defaultJobOptions: JobsOptions) => {
+      const queue = new Queue(name, { connection, prefix, defaultJobOptions });
+      if (onError) queue.on("error", onError);
+      this.queues.set(name, queue);
+    };
     make(QUEUE.ingestBatch, withRetries(retries.ingestBatch, STATE_IN_DB));
     make(QUEUE.dispatchBatch, withRetries(retries.dispatchBatch, STATE_IN_DB));
     make(QUEUE.dispatchChunk, withRetries(retries.dispatchChunk, STATE_IN_DB));

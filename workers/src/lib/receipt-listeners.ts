@@ -7,7 +7,7 @@ import { ActiveStatus } from "@switchboard/contracts";
 import { ChannelUnusable } from "./adapter-pool";
 import type { WorkerDeps } from "./deps";
 
-type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "logger">;
+type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "logger" | "outages">;
 
 /** As far back as a message can still get its receipt (an SMS's validity period is days). */
 const RECEIPT_WINDOW = "7 days";
@@ -37,7 +37,11 @@ export class ReceiptListeners {
   private tick(): void {
     if (this.closed) return;
     this.running = this.openListeners()
-      .catch((err: unknown) => this.deps.logger.warn({ err }, "receipt listeners: channel check failed; retrying"))
+      .catch((err: unknown) => {
+        // A lost database is the outage's line (at a bounded rate); anything else is said here.
+        if (!this.deps.outages.report(err))
+          this.deps.logger.warn({ err }, "receipt listeners: channel check failed; retrying");
+      })
       .finally(() => {
         if (!this.closed) this.timer = setTimeout(() => this.tick(), this.everyMs);
       });

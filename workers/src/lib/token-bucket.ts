@@ -50,6 +50,8 @@ export class TokenBucket {
     private readonly rate: number,
     /** Most tokens that can pile up while idle (defaults to one second's worth). */
     private readonly burst: number = rate,
+    /** Told how long each acquire() had to wait, in seconds, when it waited at all (metrics). */
+    private readonly onWait?: (seconds: number) => void,
   ) {
     if (!(rate > 0)) throw new Error("token bucket rate must be positive");
   }
@@ -64,10 +66,15 @@ export class TokenBucket {
 
   /** Waits until at least one token is granted; returns how many (up to wanted). */
   async acquire(wanted: number, signal?: AbortSignal): Promise<number> {
+    let waitingSince: number | undefined;
     for (;;) {
       signal?.throwIfAborted();
       const { granted, waitMs } = await this.take(wanted);
-      if (granted > 0) return granted;
+      if (granted > 0) {
+        if (waitingSince !== undefined) this.onWait?.((performance.now() - waitingSince) / 1000);
+        return granted;
+      }
+      waitingSince ??= performance.now();
       await new Promise((r) => setTimeout(r, Math.max(1, waitMs)));
     }
   }

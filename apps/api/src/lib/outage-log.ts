@@ -223,12 +223,18 @@ function errorName(err: unknown): string {
   return typeof err === "object" && err !== null ? String((err as { name?: unknown }).name ?? "") : "";
 }
 
-/** A socket error's own address (net errors carry address/port, DNS failures hostname) is this host:port. */
+/**
+ * A socket error names this server: net errors carry the port they tried (the address may be the resolved IP of
+ * the configured name, so the port decides), DNS failures the name they could not resolve.
+ */
 function socketOf(err: unknown, where: string): boolean {
   if (typeof err !== "object" || err === null) return false;
-  const e = err as { address?: unknown; hostname?: unknown; port?: unknown; cause?: unknown };
-  const host = e.address ?? e.hostname;
-  if (host !== undefined && `${String(host)}:${String(e.port ?? where.split(":").pop())}` === where) return true;
+  const e = err as { hostname?: unknown; port?: unknown; cause?: unknown };
+  const host = where.slice(0, where.lastIndexOf(":"));
+  const port = where.slice(where.lastIndexOf(":") + 1);
+  if (e.port !== undefined ? String(e.port) === port : e.hostname !== undefined && String(e.hostname) === host) {
+    return true;
+  }
   return e.cause !== undefined && e.cause !== err && socketOf(e.cause, where);
 }
 

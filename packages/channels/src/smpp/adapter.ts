@@ -34,6 +34,8 @@ export interface SmppAdapterDeps {
   logger?: Logger;
   /** The channel's host is a tenant admin's input: the workers always pass their egress policy. */
   egress?: EgressPolicy;
+  /** A link bound again after it had been bound and dropped (the workers count it: switchboard_smpp_reconnects). */
+  onReconnect?: () => void;
 }
 
 export interface SmppAdapterStats {
@@ -109,7 +111,12 @@ class Fifo<T> {
 }
 
 export function createSmppAdapter(config: SmppConfigInput, deps: SmppAdapterDeps = {}): SmppAdapter {
-  return new SmppAdapterImpl(smppConfigSchema.parse(config), deps.logger ?? silentLogger, deps.egress);
+  return new SmppAdapterImpl(
+    smppConfigSchema.parse(config),
+    deps.logger ?? silentLogger,
+    deps.egress,
+    deps.onReconnect,
+  );
 }
 
 class SmppAdapterImpl implements SmppAdapter {
@@ -150,12 +157,21 @@ class SmppAdapterImpl implements SmppAdapter {
     config: SmppConfig,
     logger: Logger,
     private readonly egress: EgressPolicy | undefined,
+    onReconnect: (() => void) | undefined,
   ) {
     this.config = config;
     this.logger = logger;
     this.window = config.windowSize;
     this.idOptions = { messageIdFormat: config.messageIdFormat, receiptIdFormat: config.receiptIdFormat };
     const onPdu = (pdu: smpp.PDU, link: SmppLink) => this.onPdu(pdu, link);
+    // Each link's first bind is the connection; every later one is a reconnect.
+    const binds = (then: () => void) => {
+      let count = 0;
+      return () => {
+        if (count++ > 0) onReconnect?.();
+        then();
+      };
+    };
     const common = {
       host: config.host,
       port: config.port,
@@ -173,12 +189,12 @@ class SmppAdapterImpl implements SmppAdapter {
     this.tx = new SmppLink({
       ...common,
       role: config.bindMode === "transceiver" ? "transceiver" : "transmitter",
-      onBound: () => this.pump(),
+      onBound: binds(() => this.pump()),
       onDown: () => this.onTxDown(),
     });
     this.rx =
       config.bindMode === "transmitter_receiver"
-        ? new SmppLink({ ...common, role: "receiver", onBound: () => {}, onDown: () => {} })
+        ? new SmppLink({ ...common, role: "receiver", onBound: binds(() => {}), onDown: () => {} })
         : undefined;
     // One sweeper instead of a timer per message: deadlines are coarse (seconds), messages are many.
     const sweepEvery = Math.max(20, Math.min(1_000, Math.floor(config.submitTimeoutMs / 4)));
