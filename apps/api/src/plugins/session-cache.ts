@@ -144,15 +144,23 @@ export class SessionCache {
     const user = await load();
     if (user && this.usersLive && epoch === this.epoch) {
       if (this.keys.size >= this.maxUsers) {
-        const [oldest] = this.keys.keys();
-        if (oldest !== undefined) this.keys.delete(oldest);
+        const [oldest] = this.keys.entries();
+        if (oldest !== undefined) this.dropKey(oldest[0], oldest[1].user.id);
       }
+      this.keys.delete(hash); // re-inserted last: the map's order is the eviction order
       this.keys.set(hash, { user, at: Date.now() });
       const held = this.keysOfUser.get(user.id);
       if (held) held.add(hash);
       else this.keysOfUser.set(user.id, new Set([hash]));
     }
     return user;
+  }
+
+  private dropKey(hash: string, userId: number): void {
+    this.keys.delete(hash);
+    const held = this.keysOfUser.get(userId);
+    held?.delete(hash);
+    if (held?.size === 0) this.keysOfUser.delete(userId);
   }
 
   /** Drops a user's entries (its row changed). */
