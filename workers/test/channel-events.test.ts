@@ -136,7 +136,7 @@ async function drain() {
 }
 
 /** A user's text reply to one of our messages (context.id), as WhatsApp posts it. */
-const replyPayload = (id: string, contextId: string) =>
+const replyPayload = (id: string, contextId: string, text = "STOP please") =>
   webhookEnvelope({
     contacts: [{ profile: { name: "Kerry" }, wa_id: "12025551000" }],
     messages: [
@@ -145,7 +145,7 @@ const replyPayload = (id: string, contextId: string) =>
         id,
         timestamp: at(7),
         type: "text",
-        text: { body: "STOP please" },
+        text: { body: text },
         context: { from: "15550783881", id: contextId },
       },
     ],
@@ -228,6 +228,17 @@ describe("webhook events", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ userId: customer.id, batchId, phone: "+12025551000", text: "STOP please" });
     expect(stored[0]!.inReplyTo).toBe(wamid);
+    // Not a keyword (the whole text must be one): the number stays off the opt-out list.
+    expect(await prisma.optOut.count({ where: { userId: customer.id } })).toBe(0);
+  });
+
+  it("a STOP-style reply puts its sender on the opt-out list of the customer whose batch it answers", async () => {
+    const wamid = uniqueName("wamid.f");
+    const { customer } = await sentBatch([wamid]);
+    await store(replyPayload(uniqueName("wamid.in"), wamid, "  Stop "));
+    await drain();
+    const entries = await prisma.optOut.findMany({ where: { userId: customer.id } });
+    expect(entries.map((e) => [e.phone, e.source])).toEqual([["+12025551000", 3]]);
   });
 });
 

@@ -100,7 +100,12 @@ describe("batches", () => {
     expect(pre.body.data).toMatchObject({ valid: 1, optOut: 1, notServed: 0, totalCost: "0.0080" });
 
     const before = await fx.balance(c.id);
-    const res = await post<{ batch: { id: string } }>(t, "/batch/submit", c.token, multiple(w, [US, GB]));
+    const res = await post<{ batch: { id: string }; numbers: Array<{ result: string }> }>(
+      t,
+      "/batch/submit",
+      c.token,
+      multiple(w, [US, GB]),
+    );
     expect(res.body.code, res.body.message).toBe(0);
     const batch = await fx.expectExactCharge(res.body.data.batch.id);
     expect(batch).toMatchObject({ validCount: 1, optOutCount: 1, totalCount: 2, cost: PRICES.US });
@@ -109,6 +114,13 @@ describe("batches", () => {
     expect(recipients.map((r) => r.phone)).toEqual([US]);
     const rejected = await t.prisma.rejectedNumber.findMany({ where: { batchId: batch.id } });
     expect(rejected.map((r) => [r.raw, r.reason])).toEqual([[GB, RejectReason.OPTED_OUT]]);
+    expect(res.body.data.numbers.map((n) => n.result)).toEqual(["accepted", "opted_out"]);
+    const csv = await t.app.inject({
+      method: "GET",
+      url: `/batch/rejected/export?id=${res.body.data.batch.id}`,
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    expect(csv.body).toContain(`${GB},opted_out`);
     const row = await get<{ optOutCount: number; notServedCount: number }>(t, "/batch/detail", c.token, {
       id: res.body.data.batch.id,
     });

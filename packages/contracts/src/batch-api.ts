@@ -353,8 +353,8 @@ export type TerminateBody = z.infer<typeof terminateBody>;
 /** Per number of a mode 1 or 2 request, in request order. */
 export const numberOutcome = z.object({
   input: z.string(),
-  /** accepted: in the batch and charged; the others are not sent and not charged. */
-  result: z.enum(["accepted", "invalid", "duplicate", "country_not_served"]),
+  /** accepted: in the batch and charged; the others are not sent and not charged (opted_out: on the opt-out list). */
+  result: z.enum(["accepted", "invalid", "duplicate", "country_not_served", "opted_out"]),
   e164: z.string().nullable(),
   countryCode: z.string().nullable(),
 });

@@ -340,6 +340,7 @@ const REJECT_REASON_NAMES: Record<number, string> = {
   2: "duplicate",
   3: "country_not_served",
   4: "whatsapp_window_closed",
+  5: "opted_out",
 };
 
 export async function exportRejected(db: Db, p: Principal, batchId: string): Promise<CsvExport> {

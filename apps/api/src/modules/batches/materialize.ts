@@ -74,6 +74,8 @@ export interface Materialized {
   status: BatchStatus;
   cost: bigint;
   quote: BatchQuote;
+  /** The numbers refused for being on the customer's opt-out list (reason 5). */
+  optedOut: ReadonlySet<string>;
 }
 
 /** The batch was cancelled or rejected while its file was read: nothing was written. */
@@ -394,7 +396,13 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
           batchId: id,
         });
       }
-      return { batchId: id, status, cost: recipients.cost, quote: pricing.quote };
+      return {
+        batchId: id,
+        status,
+        cost: recipients.cost,
+        quote: pricing.quote,
+        optedOut: new Set(recipients.optedOutRaw),
+      };
     },
     // A file's size is not known in numbers before it is read: its transaction may take as long as the largest.
     txOptions(input.read ? BATCH_FILE_MAX_NUMBERS : sorted.total),

@@ -136,13 +136,19 @@ async function prepare(
 
 // ---------------------------------------------------------------- modes 1 and 2
 
-function numberOutcomes(inputs: readonly string[], sorted: NumberSorter, quote: BatchQuote): NumberOutcome[] {
+function numberOutcomes(
+  inputs: readonly string[],
+  sorted: NumberSorter,
+  quote: BatchQuote,
+  optedOut: ReadonlySet<string>,
+): NumberOutcome[] {
   return inputs.map((input, i) => {
     const o = decodeOutcome(sorted.outcomes![i]!);
     if (o.kind === "invalid") return { input, result: "invalid", e164: null, countryCode: null };
     const e164 = sorted.phones[o.index]!;
     const countryCode = sorted.countries[o.index]!;
     if (o.kind === "duplicate") return { input, result: "duplicate", e164, countryCode };
+    if (optedOut.has(e164)) return { input, result: "opted_out", e164, countryCode };
     const served = quote.countries.get(countryCode)?.served ?? false;
     return { input, result: served ? "accepted" : "country_not_served", e164, countryCode };
   });
@@ -264,7 +270,7 @@ async function createBatch(
   }
   if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made.batchId, spec.scheduledAt);
 
-  const numbers = numberOutcomes(inputs, sorted, made.quote);
+  const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
   const single =
     body.submitMode === SubmitMode.SINGLE
       ? await singleAnswer(deps, made.batchId, made.status, spec.scheduledAt)
