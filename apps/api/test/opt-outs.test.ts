@@ -4,8 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { type OptOutList, type OptOutRow, OptOutSource, RejectReason } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ingestBatch } from "../src/modules/batches";
 import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { optOutByKeyword } from "../src/modules/opt-outs/opt-out-keywords";
+import { multipart } from "./accounts";
 import { BatchFixtures, type BatchWorld, get, multiple, PRICES, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 
@@ -131,6 +133,45 @@ describe("batches", () => {
     expect(none.status).toBe(400);
     expect(none.body.message).toContain("opt-out");
     expect(await fx.batchCount(c.id)).toBe(1);
+  });
+});
+
+describe("files", () => {
+  it("a file's pre-submit check and its ingest count the opted-out numbers and charge only the others", async () => {
+    const c = await fx.customer(w, "10.00");
+    await post(t, "/opt-out/add", c.token, { phone: US });
+    const form = (fields: Record<string, string>) =>
+      multipart(fields, [{ name: "numbers.csv", data: Buffer.from(`phone\n${US}\n${GB}\n`), field: "file" }]);
+    const send = async (url: string, fields: Record<string, string>) => {
+      const f = form(fields);
+      const res = await t.app.inject({
+        method: "POST",
+        url,
+        headers: { authorization: `Bearer ${c.token}`, "content-type": f.contentType, lang: "en" },
+        payload: f.payload,
+      });
+      return res.json() as { code: number; message: string; data: Record<string, unknown> };
+    };
+    const pre = await send("/user/submit/pre/file", { productId: String(w.productId) });
+    expect(pre.code, pre.message).toBe(0);
+    expect(pre.data).toMatchObject({ total: 2, valid: 1, optOut: 1, notServed: 0, totalCost: "0.0400" });
+
+    const created = await send("/batch/submit/file", {
+      productId: String(w.productId),
+      taskType: "2",
+      content: JSON.stringify({ product: 3000, text: "Hello" }),
+    });
+    expect(created.code, created.message).toBe(0);
+    const id = (created.data.batch as { id: string }).id;
+    const deps = {
+      prisma: t.prisma,
+      uploadDir: t.config.UPLOAD_DIR,
+      jobs: { dispatch: async () => {} },
+      log: { info: () => {}, warn: () => {} },
+    };
+    await ingestBatch(deps, { batchId: id });
+    const batch = await fx.expectExactCharge(id);
+    expect(batch).toMatchObject({ totalCount: 2, validCount: 1, optOutCount: 1, cost: PRICES.GB });
   });
 });
 
