@@ -57,6 +57,7 @@ describe("GET /setting/system", () => {
       registrationOpen: true,
       internationalMode: true,
       domesticCountry: "CN",
+      optOutKeywords: ["STOP", "UNSUBSCRIBE", "TD", "退订"],
       updatedAt: null,
     });
     expect(await settingRow(w.tenantId)).toBeNull();
@@ -89,6 +90,22 @@ describe("GET /setting/system", () => {
 });
 
 describe("POST /setting/system", () => {
+  it("saves the opt-out keywords (trimmed, repeats in any case dropped); a body without them keeps them", async () => {
+    const saved = await post(t, "/setting/system", w.admin.token, {
+      ...validBody(),
+      optOutKeywords: [" Stop ", "STOP", "", "退订", "halt"],
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ optOutKeywords: ["Stop", "退订", "halt"] });
+    const kept = await post(t, "/setting/system", w.admin.token, validBody());
+    expect(kept.body.data).toMatchObject({ optOutKeywords: ["Stop", "退订", "halt"] });
+    const tooMany = await post(t, "/setting/system", w.admin.token, {
+      ...validBody(),
+      optOutKeywords: Array.from({ length: 51 }, (_, i) => `K${i}`),
+    });
+    expect(tooMany.status).toBe(400);
+  });
+
   it("saves every field: words trimmed and deduplicated case-insensitively, the country upper-cased", async () => {
     const res = await post(t, "/setting/system", w.admin.token, validBody());
     expect(res.status).toBe(200);

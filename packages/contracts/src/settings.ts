@@ -56,6 +56,22 @@ export const sensitiveWords = z
     return out;
   });
 
+/** STOP-style opt-out keywords (docs/opt-outs.md): trimmed, blanks and case-insensitive repeats dropped. */
+export const OPT_OUT_KEYWORDS_MAX = 50;
+export const OPT_OUT_KEYWORD_MAX_LENGTH = 32;
+export const optOutKeywordList = z
+  .array(z.string().trim().max(OPT_OUT_KEYWORD_MAX_LENGTH))
+  .max(OPT_OUT_KEYWORDS_MAX)
+  .transform((words) => {
+    const seen = new Set<string>();
+    return words.filter((w) => {
+      const key = w.toLocaleUpperCase();
+      if (!w || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  });
+
 // ---------------------------------------------------------------- GET/POST /setting/system
 
 export const systemSettingQuery = tenantChoice;
@@ -76,6 +92,8 @@ export const systemSetting = z.object({
   internationalMode: z.boolean(),
   /** ISO 3166-1 alpha-2. */
   domesticCountry: z.string(),
+  /** A reply whose whole text is one of these (any case) puts its sender on the customer's opt-out list. */
+  optOutKeywords: z.array(z.string()).optional(),
   updatedAt: z.string().nullable(),
 });
 export type SystemSetting = z.infer<typeof systemSetting>;
@@ -91,6 +109,8 @@ export const systemSettingBody = tenantChoice.extend({
     .trim()
     .toUpperCase()
     .regex(/^[A-Z]{2}$/),
+  /** Absent: unchanged (the defaults for a tenant that never saved any). */
+  optOutKeywords: optOutKeywordList.optional(),
 });
 export type SystemSettingBody = z.infer<typeof systemSettingBody>;
 

@@ -15,11 +15,10 @@ import {
   v1OptOutList,
   v1OptOutQuery,
 } from "@switchboard/contracts";
-import type { PrismaClient } from "@switchboard/db";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { principalOf } from "../../plugins/auth";
-import { apiKeyAuth } from "../batches/api-key";
+import { API_KEY_SECURITY, apiKeyAuth } from "../batches/api-key";
 import { apiRateLimit } from "../batches/api-rate-limit";
 import {
   addOptOut,
@@ -41,9 +40,6 @@ const importBody = z.object({
   numbers: z.array(z.string().trim().max(32)).min(1).max(OPT_OUT_IMPORT_MAX),
   userId: optOutAddBody.shape.userId,
 });
-
-/** The developer API's key check, with the scope a route needs (scopes: docs/api-keys.md). */
-const keyAuth = apiKeyAuth as (prisma: PrismaClient, scope: "read" | "manage") => ReturnType<typeof apiKeyAuth>;
 
 export const optOutRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma, redis, config } = app.deps;
@@ -142,10 +138,10 @@ export const optOutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/opt-outs",
     {
-      preHandler: [keyAuth(prisma, "read"), rate],
+      preHandler: [apiKeyAuth(prisma, "read"), rate],
       schema: {
         tags: ["developer API"],
-        security,
+        security: API_KEY_SECURITY,
         summary: "The customer's opt-out list, newest first (filter: phone contains)",
         description,
         querystring: v1OptOutQuery,
@@ -158,10 +154,10 @@ export const optOutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/opt-outs",
     {
-      preHandler: [keyAuth(prisma, "manage"), rate],
+      preHandler: [apiKeyAuth(prisma, "manage"), rate],
       schema: {
         tags: ["developer API"],
-        security,
+        security: API_KEY_SECURITY,
         summary: "Add a number to the customer's opt-out list (source 4); a number already there keeps its entry",
         description,
         body: v1OptOutBody,
@@ -174,10 +170,10 @@ export const optOutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/opt-outs/remove",
     {
-      preHandler: [keyAuth(prisma, "manage"), rate],
+      preHandler: [apiKeyAuth(prisma, "manage"), rate],
       schema: {
         tags: ["developer API"],
-        security,
+        security: API_KEY_SECURITY,
         summary: "Remove a number from the customer's opt-out list (404 when it is not on it)",
         description,
         body: v1OptOutBody,

@@ -1,6 +1,6 @@
 // The admin's system settings (TenantSetting): review rules, sensitive words, registration, mode. The batch
 // submission (modules/batches/context.ts) and registration (modules/auth) read the same row.
-import type { SystemSetting, SystemSettingBody } from "@switchboard/contracts";
+import { DEFAULT_OPT_OUT_KEYWORDS, type SystemSetting, type SystemSettingBody } from "@switchboard/contracts";
 import type { Db, PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
 import type { Principal } from "../../plugins/auth";
@@ -14,6 +14,7 @@ const settingSelect = {
   registrationOpen: true,
   international: true,
   domesticCountry: true,
+  optOutKeywords: true,
   updatedAt: true,
 } as const;
 
@@ -25,6 +26,7 @@ type SettingData = {
   registrationOpen: boolean;
   international: boolean;
   domesticCountry: string;
+  optOutKeywords: string[];
   updatedAt: Date | null;
 };
 
@@ -37,6 +39,7 @@ function toSetting(s: SettingData): SystemSetting {
     registrationOpen: s.registrationOpen,
     internationalMode: s.international,
     domesticCountry: s.domesticCountry,
+    optOutKeywords: s.optOutKeywords,
     updatedAt: s.updatedAt?.toISOString() ?? null,
   };
 }
@@ -55,6 +58,7 @@ export async function getSystemSetting(db: Db, p: Principal, requested: number |
     registrationOpen: true,
     international: true,
     domesticCountry: "CN",
+    optOutKeywords: [...DEFAULT_OPT_OUT_KEYWORDS],
     updatedAt: null,
   });
 }
@@ -71,6 +75,7 @@ export async function saveSystemSetting(prisma: PrismaClient, p: Principal, body
     registrationOpen: body.registrationOpen,
     international: body.internationalMode,
     domesticCountry: body.domesticCountry,
+    ...(body.optOutKeywords ? { optOutKeywords: body.optOutKeywords } : {}),
   };
   const row = await prisma.tenantSetting.upsert({
     where: { tenantId },
