@@ -10,6 +10,7 @@ import { BatchCounts } from "../src/features/batches/components/BatchCounts";
 import { numbersOfFile } from "../src/features/opt-outs/api";
 import { messages } from "../src/features/opt-outs/messages";
 import OptOutsPage from "../src/features/opt-outs/pages/OptOutsPage";
+import { SystemSettingsForm } from "../src/features/settings/components/SystemSettingsForm";
 import { storage } from "../src/lib/storage";
 import { UserType } from "../src/lib/user-type";
 import { flattenTree } from "../src/routes/flatten";
@@ -186,5 +187,46 @@ describe("opted-out numbers in batch screens", () => {
     renderRoutes([{ path: "/", element: <SubmitSummary result={result} /> }], "/");
     expect(screen.getByTestId("summary-opt-out")).toHaveTextContent("2,000");
     expect(screen.getByText("Opted out (not sent, not charged)")).toBeInTheDocument();
+  });
+});
+
+describe("admin: opt-out keywords in the system settings", () => {
+  it("shows the tenant's keywords and saves a new one with the rest of the settings", slow, async () => {
+    const saved = {
+      tenantId: 1,
+      reviewMode: 1,
+      reviewThreshold: 1000,
+      sensitiveWords: [],
+      registrationOpen: true,
+      internationalMode: true,
+      domesticCountry: "CN",
+      optOutKeywords: ["STOP", "TD"],
+      updatedAt: null,
+    };
+    const { requests } = mockFetch({
+      "/website/config": websiteConfig,
+      "/country/list": { body: envelope({ list: [], total: 0 }) },
+      "GET /setting/system": { body: envelope(saved) },
+      "POST /setting/system": (req) => ({ body: envelope({ ...saved, ...(req.body as object) }) }),
+    });
+    renderRoutes(
+      [
+        {
+          path: "/",
+          element: (
+            <App>
+              <SystemSettingsForm tenantId={undefined} />
+            </App>
+          ),
+        },
+      ],
+      "/",
+    );
+    const field = await screen.findByTestId("opt-out-keywords");
+    expect(within(field).getByText("TD")).toBeInTheDocument();
+    await userEvent.type(within(field).getByRole("combobox"), " halt {Enter}");
+    await userEvent.click(screen.getByTestId("system-save"));
+    await waitFor(() => expect(posts(requests, "/setting/system")).toHaveLength(1));
+    expect(posts(requests, "/setting/system")[0]?.body).toMatchObject({ optOutKeywords: ["STOP", "TD", "halt"] });
   });
 });

@@ -37,6 +37,8 @@ export interface SystemSettingInput {
   registrationOpen: boolean;
   internationalMode: boolean;
   domesticCountry: string;
+  /** Absent: the server keeps the tenant's keywords. */
+  optOutKeywords?: string[];
 }
 
 export const getSystemSetting = (tenantId: TenantParam, signal?: AbortSignal) =>

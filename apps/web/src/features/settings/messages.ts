@@ -34,6 +34,9 @@ export const messages = defineMessages(
     "system.sensitiveWords.help":
       "内容包含任一敏感词（不区分大小写）的任务一律进入审核。输入后按回车添加，最多 {max} 个，每个不超过 {len} 个字符。",
     "system.sensitiveWords.placeholder": "输入敏感词后按回车",
+    "system.optOutKeywords": "退订关键词",
+    "system.optOutKeywords.help":
+      "回复内容（去掉首尾空格，不区分大小写）与其中一个完全相同时，发送方号码加入该客户的退订名单；最多 {max} 个，每个不超过 {len} 个字符。",
     "system.sensitiveWords.tooLong": "敏感词不能超过 {len} 个字符",
     "system.sensitiveWords.tooMany": "敏感词最多 {max} 个",
     "system.registration": "注册",
@@ -152,6 +155,9 @@ export const messages = defineMessages(
     "system.sensitiveWords.help":
       "A batch whose content contains any of these words (case-insensitive) always goes to review. Press Enter to add a word; at most {max} words of at most {len} characters each.",
     "system.sensitiveWords.placeholder": "Type a word and press Enter",
+    "system.optOutKeywords": "Opt-out keywords",
+    "system.optOutKeywords.help":
+      "A reply that is exactly one of these (trimmed, any case) puts its sender on the customer's opt-out list; at most {max}, each up to {len} characters.",
     "system.sensitiveWords.tooLong": "A sensitive word can have at most {len} characters",
     "system.sensitiveWords.tooMany": "At most {max} sensitive words",
     "system.registration": "Registration",

@@ -1,4 +1,9 @@
-import { SENSITIVE_WORD_MAX_LENGTH, SENSITIVE_WORDS_MAX } from "@switchboard/contracts";
+import {
+  OPT_OUT_KEYWORD_MAX_LENGTH,
+  OPT_OUT_KEYWORDS_MAX,
+  SENSITIVE_WORD_MAX_LENGTH,
+  SENSITIVE_WORDS_MAX,
+} from "@switchboard/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Divider, Form, InputNumber, Radio, Select, Skeleton, Switch, Typography } from "antd";
 import { useEffect } from "react";
@@ -23,6 +28,7 @@ interface FormValues {
   registrationOpen: boolean;
   internationalMode: boolean;
   domesticCountry: string;
+  optOutKeywords?: string[];
 }
 
 /** Trimmed, blanks dropped, case-insensitive repeats dropped (the server does the same). */
@@ -45,6 +51,7 @@ const toValues = (s: SystemSetting): FormValues => ({
   registrationOpen: s.registrationOpen,
   internationalMode: s.internationalMode,
   domesticCountry: s.domesticCountry,
+  optOutKeywords: s.optOutKeywords,
 });
 
 interface Country {
@@ -97,6 +104,8 @@ export function SystemSettingsForm({ tenantId }: { tenantId: TenantParam }) {
       registrationOpen: v.registrationOpen,
       internationalMode: v.internationalMode,
       domesticCountry: v.domesticCountry,
+      // Only when the server said which it has (an older API has none to edit).
+      ...(setting.data.optOutKeywords ? { optOutKeywords: cleanWords(v.optOutKeywords ?? []) } : {}),
     });
 
   return (
@@ -152,6 +161,35 @@ export function SystemSettingsForm({ tenantId }: { tenantId: TenantParam }) {
           data-testid="sensitive-words"
         />
       </Form.Item>
+
+      {setting.data.optOutKeywords && (
+        <Form.Item
+          name="optOutKeywords"
+          label={t("system.optOutKeywords")}
+          extra={t("system.optOutKeywords.help", { max: OPT_OUT_KEYWORDS_MAX, len: OPT_OUT_KEYWORD_MAX_LENGTH })}
+          rules={[
+            {
+              validator: async (_, value: string[] | undefined) => {
+                const words = cleanWords(value ?? []);
+                if (words.some((w) => w.length > OPT_OUT_KEYWORD_MAX_LENGTH) || words.length > OPT_OUT_KEYWORDS_MAX)
+                  throw new Error(
+                    t("system.optOutKeywords.help", { max: OPT_OUT_KEYWORDS_MAX, len: OPT_OUT_KEYWORD_MAX_LENGTH }),
+                  );
+              },
+            },
+          ]}
+        >
+          <Select
+            mode="tags"
+            open={false}
+            suffixIcon={null}
+            tokenSeparators={[",", "，", "\n"]}
+            placeholder={t("system.sensitiveWords.placeholder")}
+            aria-label={t("system.optOutKeywords")}
+            data-testid="opt-out-keywords"
+          />
+        </Form.Item>
+      )}
 
       <Divider titlePlacement="start">{t("system.registration")}</Divider>
       <Form.Item name="registrationOpen" label={t("system.registrationOpen")} valuePropName="checked">
