@@ -25,15 +25,22 @@ function row(id: number, phone: string, source = 1): OptOutRow {
   return { id, userId: 7, user: "shop", phone, source, createdAt: "2026-11-20T07:00:00.000Z" };
 }
 
-function renderPage(answers: Record<string, Answer | ((req: RecordedRequest) => Answer)>) {
+function renderPage(
+  answers: Record<string, Answer | ((req: RecordedRequest) => Answer)>,
+  as: { key: string; path: string; type: UserType; at?: string } = {
+    key: "app.optOuts",
+    path: "/app/opt-outs",
+    type: UserType.USER,
+  },
+) {
   const mocked = mockFetch({ "/website/config": websiteConfig, ...answers });
-  const route = flattenTree(routeTree).find((r) => r.node.key === "app.optOuts");
-  if (!route) throw new Error("no route app.optOuts");
-  const user = { id: 7, user: "shop", type: UserType.USER, tenantId: "7", agentId: null } as unknown as UserInfo;
+  const route = flattenTree(routeTree).find((r) => r.node.key === as.key);
+  if (!route) throw new Error(`no route ${as.key}`);
+  const user = { id: 7, user: "shop", type: as.type, tenantId: "7", agentId: null } as unknown as UserInfo;
   const view = renderRoutes(
     [
       {
-        path: "/app/opt-outs",
+        path: as.path,
         element: (
           <SessionContext value={{ user }}>
             <CurrentRouteContext value={route}>
@@ -45,7 +52,7 @@ function renderPage(answers: Record<string, Answer | ((req: RecordedRequest) => 
         ),
       },
     ],
-    "/app/opt-outs",
+    as.at ?? as.path,
   );
   return { ...mocked, ...view };
 }
@@ -111,6 +118,31 @@ describe("customer: Opt-outs page", () => {
       numbers: ["+12025550123", "+447700900123", "12ab"],
     });
     expect(await screen.findByText("Imported: 1 added, 1 already on the list, 1 invalid")).toBeInTheDocument();
+  });
+});
+
+describe("back office: a customer's opt-out list", () => {
+  it("staff see whose entries they are and change a list only once a customer is chosen", slow, async () => {
+    const backend = { key: "backend.customer.optOuts", path: "/backend/customer/opt-outs", type: UserType.AGENT };
+    const answers = {
+      "GET /opt-out/list": { body: envelope({ list: [row(3, "+12025550123")], total: 1 }) },
+      "GET /user/search": { body: envelope({ list: [{ id: 9, user: "shop9", nickname: null }], total: 1 }) },
+      "POST /opt-out/add": { body: envelope(row(4, "+447700900123")) },
+    };
+    const first = renderPage(answers, backend);
+    const table = await screen.findByTestId("opt-out-table");
+    await waitFor(() => expect(within(table).getByText("shop")).toBeInTheDocument());
+    expect(screen.getByTestId("opt-out-add")).toBeDisabled();
+    first.unmount();
+
+    const { requests } = renderPage(answers, { ...backend, at: "/backend/customer/opt-outs?userId=9" });
+    await waitFor(() => expect(screen.getByTestId("opt-out-add")).toBeEnabled());
+    expect(requests.find((r) => r.url.pathname === "/opt-out/list")?.url.searchParams.get("userId")).toBe("9");
+    await userEvent.type(screen.getByTestId("opt-out-phone"), "+447700900123");
+    await userEvent.click(screen.getByTestId("opt-out-add"));
+    await waitFor(() =>
+      expect(posts(requests, "/opt-out/add")[0]?.body).toEqual({ phone: "+447700900123", userId: 9 }),
+    );
   });
 });
 

@@ -119,6 +119,7 @@ export const en = {
   "route.backend.customer.remit": "Remittance records",
   "route.backend.customer.authentication": "Identity authentication",
   "route.backend.customer.senderIds": "Sender IDs",
+  "route.backend.customer.optOuts": "Opt-outs",
   "route.backend.customer.log": "Customer login log",
   "route.backend.rcs": "RCS management",
   "route.backend.ws": "WS management",

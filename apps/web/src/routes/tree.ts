@@ -289,6 +289,12 @@ export const routeTree: readonly RouteNode[] = [
             page: () => import("../features/sender-ids/pages/SenderIdReviewPage"),
           },
           {
+            path: "opt-outs",
+            key: "backend.customer.optOuts",
+            label: "route.backend.customer.optOuts",
+            page: () => import("../features/opt-outs/pages/OptOutsPage"),
+          },
+          {
             path: "log",
             key: "backend.customer.log",
             label: "route.backend.customer.log",

@@ -1,4 +1,5 @@
 // Opt-out list calls (docs/opt-outs.md): the customer's own list (staff: a customer's, naming it with userId).
+// `userId` is left out for a customer (its own list).
 import type { OptOutImportResult, OptOutRow } from "@switchboard/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api";
@@ -28,9 +29,16 @@ function useOptOutMutation<TVars, TResult>(call: (vars: TVars) => Promise<TResul
   });
 }
 
-export const useAddOptOut = () => useOptOutMutation((phone: string) => api.post<OptOutRow>("/opt-out/add", { phone }));
+type ForCustomer = { userId?: number | undefined };
+
+export const useAddOptOut = () =>
+  useOptOutMutation(({ phone, userId }: { phone: string } & ForCustomer) =>
+    api.post<OptOutRow>("/opt-out/add", userId === undefined ? { phone } : { phone, userId }),
+  );
 export const useImportOptOuts = () =>
-  useOptOutMutation((numbers: string[]) => api.post<OptOutImportResult>("/opt-out/import", { numbers }));
+  useOptOutMutation(({ numbers, userId }: { numbers: string[] } & ForCustomer) =>
+    api.post<OptOutImportResult>("/opt-out/import", userId === undefined ? { numbers } : { numbers, userId }),
+  );
 export const useRemoveOptOut = () =>
   useOptOutMutation((id: number) => api.post<{ id: number }>("/opt-out/remove", { id }));
 

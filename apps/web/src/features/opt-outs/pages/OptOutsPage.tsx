@@ -1,24 +1,81 @@
-import { App, Button, Empty, Flex, Input, Popconfirm, Table, type TableColumnsType, Typography, Upload } from "antd";
-import { useState } from "react";
+import { UserType } from "@switchboard/contracts/codes";
+import { useQuery } from "@tanstack/react-query";
+import {
+  App,
+  Button,
+  Empty,
+  Flex,
+  Input,
+  Popconfirm,
+  Select,
+  Table,
+  type TableColumnsType,
+  Typography,
+  Upload,
+} from "antd";
+import { useEffect, useState } from "react";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { formatNumber } from "../../../lib/format";
-import { downloadCsv, saveBlob } from "../../batches/api";
+import { useSession } from "../../auth/context/session-context";
+import { downloadCsv, saveBlob, searchCustomers } from "../../batches/api";
 import { formatTime } from "../../batches/components/time";
 import { numbersOfFile, type OptOutRow, useAddOptOut, useImportOptOuts, useOptOuts, useRemoveOptOut } from "../api";
 import { messages, type OptOutMessageKey } from "../messages";
 
-type Filters = { keyword?: string };
+type Filters = { keyword?: string; userId?: string };
 
-/** /app/opt-outs: the customer's opt-out list: add, import, export, search and remove numbers. */
+/** Staff: the customer whose list is shown and changed (the customers in the caller's scope). */
+function CustomerSelect({ value, onChange }: { value?: string; onChange: (v: string | undefined) => void }) {
+  const t = messages.useT();
+  const [keyword, setKeyword] = useState("");
+  const [debounced, setDebounced] = useState("");
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(keyword.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [keyword]);
+  const query = useQuery({
+    queryKey: ["opt-outs", "customers", debounced],
+    queryFn: ({ signal }) => searchCustomers(debounced, signal),
+  });
+  const options = (query.data?.list ?? []).map((u) => ({
+    value: String(u.id),
+    label: u.nickname ? `${u.user} (${u.nickname})` : u.user,
+  }));
+  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: `#${value}` });
+  return (
+    <Select
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      allowClear
+      value={value}
+      onChange={(v) => onChange(v ?? undefined)}
+      options={options}
+      loading={query.isFetching}
+      placeholder={t("customer.placeholder")}
+      aria-label={t("col.customer")}
+      style={{ width: 220 }}
+      data-testid="opt-out-customer"
+    />
+  );
+}
+
+/**
+ * /app/opt-outs: the customer's opt-out list: add, import, export, search and remove numbers. In the back office
+ * (/backend/customer/opt-outs) staff see the lists of the customers in their scope and change one customer's at a
+ * time (chosen above the list).
+ */
 export default function OptOutsPage() {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
-  const url = useUrlFilters<Filters>(["keyword"]);
+  const staff = useSession().user.type !== UserType.USER;
+  const url = useUrlFilters<Filters>(["keyword", "userId"]);
   const query = useOptOuts(url.params);
+  const customerId = staff && url.filters.userId ? Number(url.filters.userId) : undefined;
+  // Staff change one customer's list at a time; a customer its own.
+  const canChange = !staff || customerId !== undefined;
   const add = useAddOptOut();
   const importNumbers = useImportOptOuts();
   const remove = useRemoveOptOut();
@@ -31,13 +88,16 @@ export default function OptOutsPage() {
       void message.warning(t("add.required"));
       return;
     }
-    add.mutate(value, {
-      onSuccess: (row) => {
-        setPhone("");
-        void message.success(t("add.done", { phone: row.phone }));
+    add.mutate(
+      { phone: value, userId: customerId },
+      {
+        onSuccess: (row) => {
+          setPhone("");
+          void message.success(t("add.done", { phone: row.phone }));
+        },
+        onError: showError,
       },
-      onError: showError,
-    });
+    );
   };
 
   const importFile = async (file: File) => {
@@ -46,23 +106,26 @@ export default function OptOutsPage() {
       void message.warning(t("import.empty"));
       return;
     }
-    importNumbers.mutate(numbers, {
-      onSuccess: (r) =>
-        void message.success(
-          t("import.done", {
-            added: formatNumber(r.added),
-            existing: formatNumber(r.existing),
-            invalid: formatNumber(r.invalid),
-          }),
-        ),
-      onError: showError,
-    });
+    importNumbers.mutate(
+      { numbers, userId: customerId },
+      {
+        onSuccess: (r) =>
+          void message.success(
+            t("import.done", {
+              added: formatNumber(r.added),
+              existing: formatNumber(r.existing),
+              invalid: formatNumber(r.invalid),
+            }),
+          ),
+        onError: showError,
+      },
+    );
   };
 
   const exportList = async () => {
     setExporting(true);
     try {
-      saveBlob(await downloadCsv("/opt-out/export", {}, "opt-outs.csv", t("export.failed")));
+      saveBlob(await downloadCsv("/opt-out/export", { userId: customerId }, "opt-outs.csv", t("export.failed")));
     } catch (error) {
       showError(error);
     } finally {
@@ -71,6 +134,7 @@ export default function OptOutsPage() {
   };
 
   const columns: TableColumnsType<OptOutRow> = [
+    ...(staff ? [{ title: t("col.customer"), dataIndex: "user", key: "user" }] : []),
     {
       title: t("col.phone"),
       dataIndex: "phone",
@@ -113,32 +177,46 @@ export default function OptOutsPage() {
           {t("intro")}
         </Typography.Paragraph>
         <Flex wrap gap={8} align="center">
+          {staff && <CustomerSelect value={url.filters.userId} onChange={(userId) => url.setFilters({ userId })} />}
           <Input
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
             onPressEnter={submitAdd}
+            disabled={!canChange}
             placeholder={t("add.placeholder")}
             aria-label={t("col.phone")}
             maxLength={32}
             style={{ width: 240 }}
             data-testid="opt-out-phone"
           />
-          <Button type="primary" onClick={submitAdd} loading={add.isPending} data-testid="opt-out-add">
+          <Button
+            type="primary"
+            onClick={submitAdd}
+            loading={add.isPending}
+            disabled={!canChange}
+            data-testid="opt-out-add"
+          >
             {t("add.submit")}
           </Button>
           <Upload
             accept=".csv,.txt,text/csv,text/plain"
             showUploadList={false}
+            disabled={!canChange}
             beforeUpload={(file) => {
               void importFile(file);
               return false;
             }}
           >
-            <Button loading={importNumbers.isPending} data-testid="opt-out-import">
+            <Button loading={importNumbers.isPending} disabled={!canChange} data-testid="opt-out-import">
               {t("import")}
             </Button>
           </Upload>
-          <Button onClick={() => void exportList()} loading={exporting} data-testid="opt-out-export">
+          <Button
+            onClick={() => void exportList()}
+            loading={exporting}
+            disabled={!canChange}
+            data-testid="opt-out-export"
+          >
             {t("export")}
           </Button>
           <Input.Search
