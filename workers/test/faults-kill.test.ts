@@ -116,8 +116,8 @@ describe("workers killed -9 mid-dispatch", () => {
       // killed process; those are at most what that process had journaled as leaving (a group per chunk).
       expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: RECIPIENTS - lost });
       expect(done.failedCount).toBe(lost);
-      // per chunk (4,000 recipients: 2 chunks of 2,000): its window (2 x 50 in flight) and one intent group (10)
-      expect(lost).toBeLessThanOrEqual(2 * (2 * 50 + 10));
+      // per chunk (4,000 recipients: 2 chunks of 2,000): its window (2 x 50 in flight) and two intent groups (16)
+      expect(lost).toBeLessThanOrEqual(2 * (2 * 50 + 2 * 16));
       expect(accepted.length).toBeGreaterThanOrEqual(RECIPIENTS - lost);
     } finally {
       await sim.close();

@@ -501,11 +501,12 @@ async function sendWithRetries(
 }
 
 /**
- * Recipients whose intent is journaled in one write before their sends (outcome-journal.ts). A killed process
- * leaves its in-flight window plus at most one group failed as lost_in_flight; a smaller group costs more Redis
- * round trips (one per group, awaited), a larger one leaves more unsent messages failed.
+ * Recipients whose intent is journaled in one write before their sends (outcome-journal.ts); the next group's
+ * write goes out while a group is sent, so the stream of sends does not pause for Redis. A killed process leaves
+ * its in-flight window plus at most two groups failed as lost_in_flight; a smaller group costs more Redis writes,
+ * a larger one leaves more unsent messages failed.
  */
-const INTENT_GROUP = 10;
+const INTENT_GROUP = 16;
 
 async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<RoundResult> {
   const { deps, channel, writer } = s;
@@ -570,6 +571,9 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   s.checkedUntil = 0;
   // Intents are journaled a group ahead of the sends (one awaited write per group, not per message).
   let intendedUntil = 0;
+  // Intents confirmed written, and the group written ahead (not awaited yet).
+  let confirmedUntil = 0;
+  let ahead: { until: number; done: Promise<void> } | null = null;
   try {
     for (const [index, r] of recipients.entries()) {
       if (Date.now() >= nextCheck) {
@@ -606,10 +610,28 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       // Waits for a free slot (not Promise.race over the set: that adds a reaction to every pending send on each
       // call, thousands per message at full window, and was a visible share of the dispatch profile).
       while (inFlight.size >= maxInFlight) await new Promise<void>((resolve) => (slotFreed = resolve));
-      if (s.journal && index >= intendedUntil) {
-        const group = recipients.slice(index, index + INTENT_GROUP);
-        await s.journal.intend(group.map((g) => g.id));
-        intendedUntil = index + group.length;
+      if (s.journal) {
+        // This recipient's intent must be in Redis before it leaves: usually the group written ahead already is.
+        if (index >= confirmedUntil) {
+          if (ahead && index < ahead.until) {
+            await ahead.done;
+            confirmedUntil = ahead.until;
+          } else {
+            const group = recipients.slice(index, index + INTENT_GROUP);
+            await s.journal.intend(group.map((g) => g.id));
+            confirmedUntil = index + group.length;
+          }
+          ahead = null;
+        }
+        // The next group's intents go out while this group is being sent: no pause in the stream of sends.
+        if (!ahead && confirmedUntil < recipients.length) {
+          const group = recipients.slice(confirmedUntil, confirmedUntil + INTENT_GROUP);
+          const done = s.journal.intend(group.map((g) => g.id));
+          // awaited when its group is reached; a loop that ends first must not leave it unhandled
+          done.catch(() => undefined);
+          ahead = { until: confirmedUntil + group.length, done };
+        }
+        intendedUntil = Math.max(confirmedUntil, ahead?.until ?? 0);
       }
       const sent: Promise<void> = channel.adapter
         .send(s.messageOf(r))

@@ -37,10 +37,28 @@ export interface ReplayCounts {
   lostInFlight: number;
 }
 
+/** An outcome as kept: [result, provider id, error code, receipt result, receipt error] (cheap to write per send). */
 function serialize(row: SendOutcomeRow): string {
-  return JSON.stringify({ ...row, recipientId: row.recipientId.toString() }, (_k, v) =>
-    typeof v === "bigint" ? v.toString() : v,
-  );
+  const out: unknown[] = [row.result, row.providerMessageId, row.errorCode];
+  if (row.receipt) out.push(row.receipt.result, row.receipt.errorCode);
+  return JSON.stringify(out);
+}
+
+function deserialize(recipientId: string, value: string): SendOutcomeRow {
+  const [result, providerMessageId, errorCode, receiptResult, receiptError] = JSON.parse(value) as [
+    SendOutcomeRow["result"],
+    string | null,
+    string | null,
+    NonNullable<SendOutcomeRow["receipt"]>["result"] | undefined,
+    string | null | undefined,
+  ];
+  return {
+    recipientId: BigInt(recipientId),
+    result,
+    providerMessageId,
+    errorCode,
+    ...(receiptResult === undefined ? {} : { receipt: { result: receiptResult, errorCode: receiptError ?? null } }),
+  };
 }
 
 export class OutcomeJournal {
@@ -74,23 +92,28 @@ export class OutcomeJournal {
     return {
       intend: async (ids) => {
         if (ids.length === 0) return;
-        const tx = this.redis.multi();
-        tx.hset(key, ...ids.flatMap((id) => [id.toString(), INTENT])).pexpire(key, KEEP_MS);
-        // the batch's list of journaled chunks: once per chunk run
-        if (!listed) tx.sadd(this.chunksKey(batchId), chunk).pexpire(this.chunksKey(batchId), KEEP_MS);
-        await tx.exec();
+        const fields = ids.flatMap((id) => [id.toString(), INTENT]);
+        if (listed) {
+          await this.redis.hset(key, ...fields);
+          return;
+        }
+        // the first write of a chunk run: the key's lifetime and the batch's list of journaled chunks
         listed = true;
+        await this.redis
+          .multi()
+          .hset(key, ...fields)
+          .pexpire(key, KEEP_MS)
+          .sadd(this.chunksKey(batchId), chunk)
+          .pexpire(this.chunksKey(batchId), KEEP_MS)
+          .exec();
       },
       drop: async (ids) => {
         if (ids.length > 0) await this.redis.hdel(key, ...ids.map(String));
       },
       ahead: async (rows) => {
-        if (rows.length === 0) return;
-        await this.redis
-          .multi()
-          .hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]))
-          .pexpire(key, KEEP_MS)
-          .exec();
+        // the key's lifetime was set by the chunk's first intent
+        if (rows.length > 0)
+          await this.redis.hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]));
       },
       forget: async (rows) => {
         if (rows.length > 0) await this.redis.hdel(key, ...rows.map((r) => r.recipientId.toString()));
@@ -128,8 +151,7 @@ export class OutcomeJournal {
       const rows: SendOutcomeRow[] = [];
       for (const [id, value] of Object.entries(kept)) {
         if (value !== INTENT) {
-          const row = JSON.parse(value) as SendOutcomeRow & { recipientId: string };
-          rows.push({ ...row, recipientId: BigInt(row.recipientId) });
+          rows.push(deserialize(id, value));
           counts.outcomes += 1;
         } else if (withIntents) {
           rows.push({
