@@ -28,6 +28,7 @@ import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import { noticeRoutes } from "./modules/notices/notices.routes";
 import { optOutRoutes } from "./modules/opt-outs/opt-outs.routes";
+import { queueBoardRoutes } from "./modules/queue-board/queue-board.routes";
 import { senderIdRoutes } from "./modules/sender-ids/sender-ids.routes";
 import { settingsRoutes } from "./modules/settings/settings.routes";
 import { usersRoutes } from "./modules/users/users.routes";
@@ -180,6 +181,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(settingsRoutes);
   await app.register(dashboardRoutes);
   await app.register(noticeRoutes);
+  await app.register(queueBoardRoutes);
   await app.register(senderIdRoutes);
   await app.register(optOutRoutes);
   // Encapsulated: these routes read raw bodies, every other route keeps the JSON parser.

@@ -15,6 +15,7 @@ export * from "./messages";
 export * from "./money";
 export * from "./notices";
 export * from "./opt-outs";
+export * from "./queue-board";
 export * from "./queues";
 export * from "./screening";
 export * from "./sender-ids";

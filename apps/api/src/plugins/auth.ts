@@ -58,6 +58,12 @@ declare module "fastify" {
       expiresAt: Date;
     };
     revokeToken: (principal: Pick<Principal, "jti" | "exp">) => Promise<void>;
+    /**
+     * The user of a session's claims while the session lives (not signed out; the user not deleted, frozen, nor
+     * changed since the token was issued), else null. What authenticate checks, for other carriers of a session
+     * (the queue board's cookie, modules/queue-board).
+     */
+    liveSession: (claims: Pick<TokenClaims, "sub" | "jti" | "ver" | "tid">) => Promise<SessionUser | null>;
     /** The session check's memory; forget(userId) after changing a user's status, password or role. */
     sessions: SessionCache;
   }
@@ -132,15 +138,8 @@ export default fp(
 
     app.decorate("revokeToken", ({ jti, exp }) => sessions.revoke(jti, exp));
 
-    app.decorate("authenticate", async (req: FastifyRequest) => {
-      let claims: TokenClaims;
-      try {
-        claims = await req.jwtVerify<TokenClaims>();
-      } catch {
-        // missing, malformed, tampered or expired: all the same to the caller
-        throw unauthorized();
-      }
-      if (await sessions.isRevoked(claims.jti)) throw unauthorized();
+    app.decorate("liveSession", async (claims: Pick<TokenClaims, "sub" | "jti" | "ver" | "tid">) => {
+      if (await sessions.isRevoked(claims.jti)) return null;
       const user = await sessions.user(Number(claims.sub), loadUser);
       if (
         !user ||
@@ -149,8 +148,21 @@ export default fp(
         user.tokenVersion !== claims.ver ||
         user.tenantId !== claims.tid
       ) {
+        return null;
+      }
+      return user;
+    });
+
+    app.decorate("authenticate", async (req: FastifyRequest) => {
+      let claims: TokenClaims;
+      try {
+        claims = await req.jwtVerify<TokenClaims>();
+      } catch {
+        // missing, malformed, tampered or expired: all the same to the caller
         throw unauthorized();
       }
+      const user = await app.liveSession(claims);
+      if (!user) throw unauthorized();
       const type = user.type as UserType;
       let tenantId = user.tenantId;
       if (type === UserType.SUPER_ADMIN) tenantId = tenantHeader(req) ?? null;

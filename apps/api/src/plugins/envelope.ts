@@ -104,8 +104,11 @@ function issueMessage(req: FastifyRequest, issue: Issue, context: string | undef
 /** Fastify derives a HEAD route from each GET with the same options: wrap each schema and handler once. */
 const wrapped = new WeakSet<object>();
 
+/** Pages served by plugins whose routes cannot carry `envelope: false`: the API docs, the queue board. */
+const RAW_PREFIXES = ["/docs", "/admin/queues"];
+
 function wrapRoute(route: RouteOptions) {
-  if (route.config?.envelope === false || route.url.startsWith("/docs")) return;
+  if (route.config?.envelope === false || RAW_PREFIXES.some((p) => route.url.startsWith(p))) return;
   route.schema ??= {};
   const schema = route.schema;
   if (wrapped.has(schema) || wrapped.has(route.handler)) return;

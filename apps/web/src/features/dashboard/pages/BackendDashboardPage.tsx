@@ -4,6 +4,7 @@ import { Button, Card, Col, Row, Skeleton, Space, Table, Typography } from "antd
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney, formatNumber } from "../../../lib/format";
+import { QueueBoardButton } from "../../queue-board/components/QueueBoardButton";
 import { useBackendDashboard } from "../api";
 import { DailyChart } from "../components/DailyChart";
 import { Figure } from "../components/Figure";
@@ -21,12 +22,15 @@ export default function BackendDashboardPage() {
   return (
     <PageContainer
       extra={
-        <Button
-          icon={<ReloadOutlined />}
-          aria-label={t("action.refresh")}
-          loading={query.isFetching && !query.isPending}
-          onClick={() => query.refetch()}
-        />
+        <Space>
+          <QueueBoardButton />
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t("action.refresh")}
+            loading={query.isFetching && !query.isPending}
+            onClick={() => query.refetch()}
+          />
+        </Space>
       }
     >
       {query.isPending ? (
