@@ -20,6 +20,7 @@ import {
 import { ConfigError, loadConfig } from "../apps/api/src/config";
 import { DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
+import { logLineFormatter } from "./lib/log-lines";
 import {
   DATA_DIR,
   ensureDatabase,
@@ -82,6 +83,9 @@ async function redis(): Promise<Started> {
   return started;
 }
 
+// Services log JSON; a demo start shows it readable (pino-pretty), a production start as it is (log-lines.ts).
+const formatLine = await logLineFormatter({ production, colorize: process.stdout.isTTY === true, say });
+
 function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   const prefix = `[${name}] `;
@@ -90,7 +94,9 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv) {
     stream.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString()).split("\n");
       rest = lines.pop() ?? "";
-      for (const l of lines) process.stdout.write(`${prefix}${l}\n`);
+      for (const l of lines) {
+        for (const shown of formatLine(l).split("\n")) process.stdout.write(`${prefix}${shown}\n`);
+      }
     });
   }
   child.once("exit", (code, signal) => {
