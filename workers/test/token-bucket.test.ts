@@ -13,13 +13,14 @@ afterAll(async () => {
 
 describe("TokenBucket", () => {
   it("grants the burst at once, then nothing, and says how long to wait", async () => {
-    const b = new TokenBucket(redis, `${prefix}a`, 10, 10);
+    // One token a second with a burst of 10: a loaded machine's pause between the calls refills nothing.
+    const b = new TokenBucket(redis, `${prefix}a`, 1, 10);
     expect(await b.take(4)).toEqual({ granted: 4, waitMs: 0 });
     expect((await b.take(10)).granted).toBe(6);
     const empty = await b.take(1);
     expect(empty.granted).toBe(0);
     expect(empty.waitMs).toBeGreaterThan(0);
-    expect(empty.waitMs).toBeLessThanOrEqual(100);
+    expect(empty.waitMs).toBeLessThanOrEqual(1_000);
   });
 
   it("holds the rate across many concurrent takers (separate connections, like separate workers)", async () => {
