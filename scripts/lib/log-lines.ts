@@ -1,6 +1,6 @@
 // How `npm start` shows its services' log lines. The API and the workers always write JSON, one line per event
 // (what production collects); a demo start turns each JSON line into pino-pretty's readable form (time, level,
-// message, then the fields), when pino-pretty is installed (a dev dependency). A production start, or a checkout
+// message, then the fields on the same line), when pino-pretty is installed (a dev dependency). A production start, or a checkout
 // installed without dev dependencies, shows the JSON as it is. Lines that are not JSON (a simulator's own output)
 // pass unchanged.
 
@@ -27,7 +27,8 @@ export async function logLineFormatter(opts: {
     translateTime: "SYS:HH:MM:ss.l",
     // the [api] / [workers] prefix says which service; pid and host say nothing on one machine
     ignore: "pid,hostname,service",
-    singleLine: false,
+    // one line per event here too: time, level, message, then the fields as compact JSON
+    singleLine: true,
   });
   return (line) => (line.startsWith("{") ? pretty(line).replace(/\n$/, "") : line);
 }

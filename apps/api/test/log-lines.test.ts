@@ -19,7 +19,8 @@ describe("logLineFormatter", () => {
     const format = await logLineFormatter({ production: false, colorize: false, say: (l) => said.push(l) });
     const shown = format(line);
     expect(shown).toMatch(/WARN: Redis unreachable at 127\.0\.0\.1:6390 \(ECONNREFUSED\), retrying every 5 s/);
-    expect(shown).toContain('dependency: "Redis"');
+    expect(shown).toContain('"dependency":"Redis"');
+    expect(shown).not.toContain("\n");
     expect(shown).not.toMatch(/pid|hostname|service/);
     expect(shown.startsWith("{")).toBe(false);
     expect(format("SMSC simulator listening on 127.0.0.1:2775")).toBe("SMSC simulator listening on 127.0.0.1:2775");

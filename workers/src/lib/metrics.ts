@@ -6,6 +6,9 @@
 import { PRODUCT_SLUG, type ProductCode, QUEUE, type QueueName } from "@switchboard/contracts";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/** The channel kinds that send (packages/channels providers.ts). */
+const CHANNEL_KINDS = ["smpp", "rcs", "whatsapp"] as const;
+
 /** Job states whose size is worth watching: a backlog, what is running, what waits for later, what gave up. */
 const DEPTH_STATES = ["waiting", "active", "delayed", "failed"] as const;
 type DepthState = (typeof DEPTH_STATES)[number];
@@ -94,6 +97,23 @@ export class WorkerMetrics {
     help: "SMPP binds made again after a bound link dropped",
     registers: [this.registry],
   });
+
+  constructor() {
+    // Every kind and product from 0, so that the first burst of a fresh process shows in rate() and increase()
+    // (a series that appears at 400 counts nothing until its next change).
+    for (const kind of CHANNEL_KINDS) {
+      for (const product of Object.values(PRODUCT_SLUG)) {
+        for (const counter of [
+          this.messagesSent,
+          this.messagesFailed,
+          this.messagesDelivered,
+          this.messagesUndelivered,
+        ]) {
+          counter.labels(kind, product).inc(0);
+        }
+      }
+    }
+  }
 
   /** Counters of one channel kind and product, bound once (a chunk counts its writes with plain increments). */
   messages(kind: string, product: number): MessageCounters {

@@ -43,6 +43,8 @@ export async function webhookRoutes(app: FastifyInstance) {
       notStored: app.metrics.webhookEvents.labels(kind, "not_stored"),
       challenge: app.metrics.webhookEvents.labels(kind, "challenge"),
     };
+    // From 0: a fresh process's first calls then show in rate() and increase().
+    for (const counter of Object.values(outcome)) counter.inc(0);
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
       const parsed = params.safeParse(req.params);
       const channel = parsed.success ? await channels.get(parsed.data.channelId) : null;
