@@ -2,6 +2,7 @@
 // are plain functions so tests can call them directly too; this file adds what only BullMQ knows: payload
 // validation, attempt numbers, "run again later" (moved to delayed without counting a failure), and logging.
 
+import { redisRetryStrategy } from "@switchboard/api/outage-log";
 import {
   bullPrefix,
   callbackJob,
@@ -24,7 +25,6 @@ import { dispatchChunk } from "./jobs/dispatch-chunk";
 import { finishBatch } from "./jobs/finish-batch";
 import { ingestBatch, ingestBatchFailed } from "./jobs/ingest-batch";
 import { scheduleTick } from "./jobs/schedule";
-import { redisRetryStrategy } from "@switchboard/api/outage-log";
 import type { WorkerDeps } from "./lib/deps";
 import { callbackJobId } from "./lib/job-queues";
 import { isRunAgain } from "./lib/job-result";

@@ -2,13 +2,13 @@
 // in. Handlers never read process.env.
 
 import type { Config } from "@switchboard/api/config";
+import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/api/outage-log";
 import type { EgressPolicy, SmppConfigInput } from "@switchboard/channels";
 import { channelSecretKey, createEgressPolicy, egressAgent } from "@switchboard/channels";
 import { bullPrefix } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
-import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/api/outage-log";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
 import { DEFAULT_RETRY_POLICIES, JobQueues, type QueueRetryPolicies } from "./job-queues";
