@@ -37,7 +37,7 @@ import {
 import { summariseNumberFile } from "./file-summary";
 import { NumberSorter } from "./number-sorter";
 import { type NumberTally, tallyOf } from "./number-tally";
-import { quoteBatch } from "./quote";
+import { fallbackAsk, quoteBatch } from "./quote";
 import { needsReview } from "./review";
 import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
@@ -91,6 +91,8 @@ async function summarise(
     productId,
     units,
     countryCodes: [...perCountry.keys()],
+    // RCS with fallback text is charged the larger of its price and the SMS fallback's, as the submission will be
+    fallback: input.content ? await fallbackAsk(deps.prisma, ctx.customer.tenantId, input.content) : null,
     taskType: input.taskType,
     template: templateOf(input.content),
   });
