@@ -71,7 +71,7 @@ async function databaseOutage(ms: number): Promise<void> {
 
 describe("PostgreSQL away mid-dispatch", () => {
   it("sends nobody twice (outcomes the database could not take are kept and written back first), loses no receipt", {
-    timeout: 120_000 + 2 * OUTAGE_MS,
+    timeout: 240_000 + 2 * OUTAGE_MS,
   }, async () => {
     const accepted: string[] = [];
     const sim = await startSmscSimulator({ onSubmit: (s) => s.status === 0 && accepted.push(s.destination) });
@@ -98,7 +98,8 @@ describe("PostgreSQL away mid-dispatch", () => {
           const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
           return b.deliveredCount + b.undeliveredCount === 4_000 ? b : undefined;
         },
-        30_000,
+        // receipts the outage pushed to their retries: up to 10 attempts, 300 ms doubling, on a busy machine
+        120_000,
       );
     } finally {
       await sim.close();

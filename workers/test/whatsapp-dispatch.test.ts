@@ -166,6 +166,10 @@ describe("WS batch through the WhatsApp simulator", () => {
         prices: () => ({ price: 300n }),
       });
       await h.deps.queues.dispatchBatches([batchId]);
+      // Once the storm has been met, it ends: how long it would last against the retries is a matter of the
+      // machine's speed, not of what is tested (nothing lost, nothing sent twice, the sends slowed).
+      await waitFor("the storm met", async () => (sim.stats().throttled > before ? true : undefined), 30_000, 20);
+      sim.setOptions({ mps: 0 });
       const done = await waitSettled(prisma, batchId);
       expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 120, failedCount: 0 });
       expect(done.cost - done.refunded).toBe(cost);
