@@ -5,6 +5,8 @@ import { api } from "../../lib/api";
 export const dashboardKeys = {
   all: ["dashboard"] as const,
   customer: ["dashboard", "customer"] as const,
+  /** One product's figures (the RCS portal's home). */
+  customerProduct: (productCode: number) => ["dashboard", "customer", productCode] as const,
   backend: ["dashboard", "backend"] as const,
 };
 

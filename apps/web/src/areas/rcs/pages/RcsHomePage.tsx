@@ -9,11 +9,12 @@ import { Link } from "react-router-dom";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { AuthenticationSubmitModal } from "../../../features/authentication-submit/components/AuthenticationSubmitModal";
-import { fetchBatchList } from "../../../features/batches/api";
+import { batchKeys, fetchBatchList } from "../../../features/batches/api";
 import { BatchProgress } from "../../../features/batches/components/BatchProgress";
 import { BatchStatusTag } from "../../../features/batches/components/BatchStatusTag";
 import { formatTime } from "../../../features/batches/components/time";
 import { liveInterval } from "../../../features/batches/status";
+import { dashboardKeys } from "../../../features/dashboard/api";
 import { AuthenticationCard } from "../../../features/dashboard/components/AuthenticationCard";
 import { DailyChart } from "../../../features/dashboard/components/DailyChart";
 import { Figure } from "../../../features/dashboard/components/Figure";
@@ -29,7 +30,7 @@ const LATEST = 5;
 
 function useRcsDashboard() {
   return useQuery({
-    queryKey: ["dashboard", "customer", ProductCode.RCS],
+    queryKey: dashboardKeys.customerProduct(ProductCode.RCS),
     queryFn: ({ signal }) =>
       api.get<CustomerDashboard>("/dashboard/customer", { params: { productCode: ProductCode.RCS }, signal }),
   });
@@ -38,7 +39,7 @@ function useRcsDashboard() {
 function useLatestBatches() {
   const params = { productCode: ProductCode.RCS, page: 1, pageSize: LATEST };
   return useQuery({
-    queryKey: ["batches", "list", params],
+    queryKey: batchKeys.list(params),
     queryFn: ({ signal }) => fetchBatchList(params, signal),
     refetchInterval: (q) => liveInterval(q.state.data?.list),
   });
