@@ -70,7 +70,17 @@ export default function TopbarLayout({ area }: AreaLayoutProps) {
             </nav>
           </Drawer>
         )}
-        <Layout.Content style={{ padding: narrow ? 12 : 24, width: "100%", maxWidth: 1280, margin: "0 auto" }}>
+        {/* On a phone nothing may push the page sideways (a row's gutter margins, a long word): tables and
+            charts scroll or shrink inside their own boxes, and the content box clips the rest. */}
+        <Layout.Content
+          style={{
+            padding: narrow ? 12 : 24,
+            width: "100%",
+            maxWidth: 1280,
+            margin: "0 auto",
+            ...(narrow ? { overflowX: "clip" as const, minWidth: 0 } : {}),
+          }}
+        >
           <main>
             <Outlet />
           </main>

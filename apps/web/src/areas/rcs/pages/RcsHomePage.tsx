@@ -192,8 +192,9 @@ function LatestBatches({ query }: { query: ReturnType<typeof useLatestBatches> }
         <List
           dataSource={query.data.list}
           renderItem={(b) => (
-            <List.Item key={b.id} data-testid="rcs-latest-row">
+            <List.Item key={b.id} data-testid="rcs-latest-row" style={{ flexWrap: "wrap", gap: 8 }}>
               <List.Item.Meta
+                style={{ minWidth: 0 }}
                 title={
                   <Space wrap>
                     <Link to={rcsDetailPath(b)}>{b.id}</Link>
@@ -201,12 +202,12 @@ function LatestBatches({ query }: { query: ReturnType<typeof useLatestBatches> }
                   </Space>
                 }
                 description={
-                  <Typography.Text type="secondary" ellipsis style={{ maxWidth: 360 }}>
+                  <Typography.Text type="secondary" ellipsis style={{ maxWidth: "100%" }}>
                     {formatTime(b.createdAt)} · {b.preview}
                   </Typography.Text>
                 }
               />
-              <div style={{ width: 160 }}>
+              <div style={{ width: 160, maxWidth: "100%" }}>
                 <BatchProgress batch={b} compact />
               </div>
             </List.Item>
@@ -238,8 +239,10 @@ function LatestNotices() {
           size="small"
           dataSource={query.data.list}
           renderItem={(n) => (
-            <List.Item key={n.id}>
-              <Link to={`/user/notice?id=${n.id}`}>{n.title}</Link>
+            <List.Item key={n.id} style={{ flexWrap: "wrap", gap: 8 }}>
+              <Link to={`/user/notice?id=${n.id}`} style={{ wordBreak: "break-word", minWidth: 0 }}>
+                {n.title}
+              </Link>
               <Typography.Text type="secondary">{formatTime(n.publishedAt)}</Typography.Text>
             </List.Item>
           )}
