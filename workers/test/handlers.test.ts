@@ -14,6 +14,7 @@ import { batchJobKeys, type PrismaClient } from "@switchboard/db";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
+import { writeOutcomes } from "../src/jobs/dispatch-chunk";
 import { chunkJobId } from "../src/lib/job-queues";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow, UnwrittenOutcomes } from "../src/lib/send-outcomes";
 import {
@@ -295,6 +296,47 @@ describe("receipts that come back before their outcome is written", () => {
     // The same write again (a retry after a lost answer): nothing changes, nothing is counted or called back twice.
     expect(await recordSendOutcomes(prisma, BigInt(batchId), written[0]!)).toEqual({ sent: 0, withReceipt: [] });
     expect(await batch(batchId)).toMatchObject({ sentCount: 3, deliveredCount: 1, undeliveredCount: 1 });
+  });
+
+  it("keeps a riding receipt whose outcome a journal write-back recorded first: it goes the delivery-report way", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(2), {
+      status: BatchStatus.SENDING,
+    });
+    const [r1, r2] = await recipientsOf(batchId);
+    const outcomes = new UnwrittenOutcomes();
+    const writer = new OutcomeWriter(
+      (rows) => writeOutcomes(deps, BigInt(batchId), rows, { channelId }),
+      { maxRows: 100, maxDelayMs: 60_000, attempts: 1 },
+      { outcomes, channelId },
+    );
+    const m1 = `wb-${batchId}-1`;
+    const m2 = `wb-${batchId}-2`;
+    writer.add({ recipientId: r1!.id, result: SendResult.SUCCESS, providerMessageId: m1, errorCode: null });
+    writer.add({ recipientId: r2!.id, result: SendResult.SUCCESS, providerMessageId: m2, errorCode: null });
+    expect(outcomes.attach(channelId, { providerMessageId: m1, status: "delivered" })).toBe(true);
+    expect(outcomes.attach(channelId, { providerMessageId: m2, status: "undelivered", errorCode: "002" })).toBe(true);
+    // The journal's copy of r1's outcome (taken before its receipt came) is written back by someone else first.
+    await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r1!.id, result: SendResult.SUCCESS, providerMessageId: m1, errorCode: null },
+    ]);
+    await writer.drain();
+    expect((await recipientsOf(batchId)).map((r) => r.receiveResult)).toEqual([
+      ReceiveResult.UNKNOWN,
+      ReceiveResult.RECEIVE_FAILED,
+    ]);
+
+    // r1's receipt was not dropped with the write that skipped its row: it waits in the delivery-report queue.
+    const jobs = await deps.queues.queue(QUEUE.deliveryReport).getJobs(["waiting", "delayed"]);
+    const handed = jobs.filter((j) => j.data.channelId === channelId);
+    expect(handed.map((j) => j.data.reports)).toEqual([[{ providerMessageId: m1, status: "delivered" }]]);
+    expect(await recordDeliveryReports(deps, handed[0]!.data, { firstRun: true })).toMatchObject({ recorded: 1 });
+    expect((await recipientsOf(batchId)).map((r) => r.receiveResult)).toEqual([
+      ReceiveResult.RECEIVED,
+      ReceiveResult.RECEIVE_FAILED,
+    ]);
+    expect(await batch(batchId)).toMatchObject({ sentCount: 2, deliveredCount: 1, undeliveredCount: 1 });
   });
 
   it("returns the recipients recorded with a receipt", async () => {

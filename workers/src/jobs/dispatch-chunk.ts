@@ -19,7 +19,7 @@
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
 import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
 import { templateStatusOfError } from "@switchboard/channels/whatsapp";
-import type { DispatchChunkJob } from "@switchboard/contracts";
+import type { DeliveryReportJob, DispatchChunkJob } from "@switchboard/contracts";
 import {
   ActiveStatus,
   type BatchContent,
@@ -186,9 +186,13 @@ async function runChunk(
     // What the journal holds is written first (outcome-journal.ts): outcomes a write could not record, and this
     // chunk's sends whose answer died with an earlier run of it. None of those messages is sent again.
     const chunk = chunkName(job);
-    const replayed = await deps.journal.replay(batchId, (rows) => writeOutcomes(deps, batchId, rows), {
-      ownChunk: chunk,
-    });
+    const replayed = await deps.journal.replay(
+      batchId,
+      (rows) => writeOutcomes(deps, batchId, rows, { channelId: job.channelId }),
+      {
+        ownChunk: chunk,
+      },
+    );
     if (replayed.lostInFlight > 0) {
       deps.logger.warn(
         { batchId: job.batchId, chunk, lostInFlight: replayed.lostInFlight },
@@ -232,7 +236,11 @@ async function runChunk(
         : {}),
       checkedUntil: Date.now() + deps.tuning.statusCheckMs,
       writer: new OutcomeWriter(
-        (rows) => writeOutcomes(deps, batchId, rows, deps.metrics.messages(channel.kind, content.data.product)),
+        (rows) =>
+          writeOutcomes(deps, batchId, rows, {
+            channelId: channel.id,
+            counts: deps.metrics.messages(channel.kind, content.data.product),
+          }),
         deps.tuning.outcomeWrites,
         { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
         journal,
@@ -360,17 +368,23 @@ function journalErrorLogger(deps: Deps, batchId: string): (err: unknown) => void
   };
 }
 
-async function writeOutcomes(
+export async function writeOutcomes(
   deps: Deps,
   batchId: bigint,
   rows: SendOutcomeRow[],
-  /** The send's metrics: outcomes counted once written, with the receipts that rode along. */
-  counts?: MessageCounters,
+  opts: {
+    /** The channel that sent them: where receipts riding on outcomes written elsewhere are routed. */
+    channelId?: number;
+    /** The send's metrics: outcomes counted once written, with the receipts that rode along. */
+    counts?: MessageCounters;
+  } = {},
 ): Promise<void> {
   const { sent, withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
-  if (counts) countWritten(counts, rows, withReceipt);
+  if (opts.counts) countWritten(opts.counts, rows, withReceipt);
   // A mode 1 request may be waiting for this batch's outcome (one message per write statement, at most).
   if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batchId.toString()).catch(() => undefined);
+  if (opts.channelId !== undefined && sent < rows.length)
+    await routeLeftReceipts(deps, opts.channelId, rows, withReceipt);
   if (withReceipt.length === 0) return;
   // Not thrown: the outcomes are written, and a retry of this write would change nothing (nor call back).
   await enqueueReportCallbacks(
@@ -379,6 +393,31 @@ async function writeOutcomes(
   ).catch((err: unknown) =>
     deps.logger.error({ err, batchId: batchId.toString() }, "delivery_report callbacks not enqueued"),
   );
+}
+
+/**
+ * Receipts that rode on outcomes this write found written already (by a journal write-back, or an earlier try
+ * whose answer was lost): the update skipped those rows, receipts and all, so each goes the delivery-report way,
+ * which finds the message by its id. Dropping them would leave the message without its receipt for ever (the
+ * receipt was claimed here, so the SMSC's copy never reached the batcher).
+ */
+async function routeLeftReceipts(
+  deps: Deps,
+  channelId: number,
+  rows: readonly SendOutcomeRow[],
+  withReceipt: readonly bigint[],
+): Promise<void> {
+  const recorded = new Set(withReceipt.map(String));
+  const reports: DeliveryReportJob["reports"] = [];
+  for (const row of rows) {
+    if (!row.receipt || row.providerMessageId === null || recorded.has(row.recipientId.toString())) continue;
+    reports.push({
+      providerMessageId: row.providerMessageId,
+      status: row.receipt.result === ReceiveResult.RECEIVED ? "delivered" : "undelivered",
+      ...(row.receipt.errorCode ? { errorCode: row.receipt.errorCode } : {}),
+    });
+  }
+  if (reports.length > 0) await deps.queues.deliveryReport({ channelId, reports });
 }
 
 /**

@@ -134,9 +134,11 @@ export class OutcomeJournal {
 
   /**
    * Writes back what the batch's journals hold (`write` records outcomes of recipients still unsent only, so a
-   * row written twice changes nothing), then forgets it. Intents are written back as lost_in_flight failures
-   * only for `ownChunk` (the caller holds its lease) or, with `allIntents`, for every chunk (settlement: no chunk
-   * is live); elsewhere they are left for their chunk's next run.
+   * row written twice changes nothing), then forgets it. With `ownChunk` (a chunk's run, which holds its lease)
+   * only that chunk's journal, intents included: another chunk may be live, its journaled outcomes still in its
+   * write buffer with receipts riding on them, and writing them here first would leave those receipts with
+   * nothing to update. With `allIntents` (settlement: no chunk is live) every chunk, intents included.
+   * Otherwise (the scheduler) every chunk's outcomes only.
    */
   async replay(
     batchId: bigint | string,
@@ -144,7 +146,8 @@ export class OutcomeJournal {
     opts: { ownChunk?: string; allIntents?: boolean } = {},
   ): Promise<ReplayCounts> {
     const counts: ReplayCounts = { outcomes: 0, lostInFlight: 0 };
-    for (const chunk of await this.redis.smembers(this.chunksKey(batchId))) {
+    const chunks = opts.ownChunk === undefined ? await this.redis.smembers(this.chunksKey(batchId)) : [opts.ownChunk];
+    for (const chunk of chunks) {
       const key = this.key(batchId, chunk);
       const kept = await this.redis.hgetall(key);
       const withIntents = opts.allIntents === true || chunk === opts.ownChunk;
