@@ -20,6 +20,7 @@ COPY apps/web/package.json apps/web/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/channels/package.json packages/channels/
 COPY packages/numbers/package.json packages/numbers/
+COPY packages/domain/package.json packages/domain/
 COPY workers/package.json workers/
 # prisma generate runs at postinstall and needs the schema and its config.
 COPY prisma/package.json prisma/schema.prisma prisma/prisma.config.ts prisma/
@@ -36,6 +37,7 @@ COPY apps/web/package.json apps/web/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/channels/package.json packages/channels/
 COPY packages/numbers/package.json packages/numbers/
+COPY packages/domain/package.json packages/domain/
 COPY workers/package.json workers/
 COPY prisma/package.json prisma/
 COPY scripts/runtime-deps.mjs scripts/

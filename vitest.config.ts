@@ -8,6 +8,7 @@ export default defineConfig({
       "apps/web",
       "apps/web/vitest.e2e.config.ts",
       "packages/contracts",
+      "packages/domain",
       "packages/channels",
       "packages/numbers",
       "workers",

@@ -31,6 +31,7 @@ import {
   sendOutcomesWritten,
   TaskType,
 } from "@switchboard/contracts";
+import { TokenBucket } from "@switchboard/domain/token-bucket";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
@@ -39,7 +40,6 @@ import { isRunAgain, type JobResult, runAgain } from "../lib/job-result";
 import type { MessageCounters } from "../lib/metrics";
 import { PairGate } from "../lib/pair-gate";
 import { type OutcomeJournalOf, OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
-import { TokenBucket } from "../lib/token-bucket";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch, finishBatch } from "./finish-batch";
 import { type Screener, type ScreenRecipient, screenRound } from "./screen-chunk";

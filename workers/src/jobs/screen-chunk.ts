@@ -11,8 +11,8 @@
 // (credentials, egress) pauses it; a permanent refusal fails the slice (refunded).
 import type { ChannelAdapter, ReachabilityOutcome } from "@switchboard/channels";
 import { ReceiveResult, SendResult } from "@switchboard/contracts";
+import type { TokenBucket } from "@switchboard/domain/token-bucket";
 import type { OutcomeWriter, SendOutcomeRow } from "../lib/send-outcomes";
-import type { TokenBucket } from "../lib/token-bucket";
 
 /** Numbers per reachability call: well under every provider's limit (RBM 10,000, HLR 1,000) and a quick answer. */
 export const SCREEN_SLICE = 500;

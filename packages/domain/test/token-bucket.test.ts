@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { TokenBucket } from "../src/lib/token-bucket";
+import { TokenBucket, takeTokens } from "../src/token-bucket";
 
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const prefix = `test:tb:${randomBytes(4).toString("hex")}:`;
@@ -51,5 +51,29 @@ describe("TokenBucket", () => {
 
   it("refuses a non-positive rate", () => {
     expect(() => new TokenBucket(redis, `${prefix}c`, 0)).toThrow(/positive/);
+  });
+});
+
+describe("takeTokens", () => {
+  it("tells what is left, when the next token comes and when the bucket is full again (X-RateLimit-*)", async () => {
+    // One token a second with a burst of 3, one token per call (the developer API's way).
+    const key = `${prefix}d`;
+    const first = await takeTokens(redis, key, 1, 3, 1);
+    expect(first).toMatchObject({ granted: 1, remaining: 2, waitMs: 0 });
+    expect(first.fullMs).toBeGreaterThan(0);
+    expect(first.fullMs).toBeLessThanOrEqual(1_000);
+    await takeTokens(redis, key, 1, 3, 1);
+    await takeTokens(redis, key, 1, 3, 1);
+    const refused = await takeTokens(redis, key, 1, 3, 1);
+    expect(refused.granted).toBe(0);
+    expect(refused.remaining).toBe(0);
+    expect(refused.waitMs).toBeGreaterThan(0);
+    expect(refused.waitMs).toBeLessThanOrEqual(1_000);
+    expect(refused.fullMs).toBeGreaterThan(2_000);
+    expect(refused.fullMs).toBeLessThanOrEqual(3_000);
+    // The key lives until the bucket would be full again (a missing key is a full bucket), no longer.
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(refused.fullMs);
+    expect(ttl).toBeLessThanOrEqual(refused.fullMs + 1_000);
   });
 });

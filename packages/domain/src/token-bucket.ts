@@ -1,0 +1,116 @@
+// One token bucket in Redis, changed by one Lua script, so that every process drawing from it (API processes,
+// worker processes) shares the same bucket and concurrent takers never overspend it. Two users:
+//   - the developer API's rate limit (apps/api/src/modules/batches/api-rate-limit.ts): one bucket per customer,
+//     one token per /v1 call, with what is left and when the bucket is full again for the X-RateLimit headers;
+//   - a channel's throughput limit (workers: dispatch and screening chunks): messages per second across every
+//     worker process. Open-source BullMQ has no per-group limiter, and a per-process limiter would multiply the
+//     rate by the number of workers. Workers take tokens in small batches (one round trip for many messages)
+//     and, when the bucket is empty, learn how long to wait for the next token instead of polling.
+import type { Redis } from "ioredis";
+
+// KEYS[1] bucket key; ARGV: rate (tokens/s), burst (max tokens), wanted tokens.
+// Returns { granted (0..wanted), whole tokens left, ms until the next token when fewer than wanted were
+// granted (else 0), ms until the bucket is full again }.
+// Time comes from Redis itself so that every process sees the same clock. The key expires a second after the
+// bucket would be full again: a missing key is a full bucket, so expiry changes nothing a taker can see.
+const TAKE = `
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local data = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(data[1])
+local ts = tonumber(data[2])
+if tokens == nil or ts == nil then
+  tokens = burst
+  ts = now
+end
+if now > ts then
+  tokens = math.min(burst, tokens + (now - ts) * rate / 1000)
+end
+local granted = math.min(want, math.floor(tokens))
+tokens = tokens - granted
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+local full = math.ceil((burst - tokens) * 1000 / rate)
+redis.call('PEXPIRE', KEYS[1], full + 1000)
+local wait = 0
+if granted < want then
+  wait = math.ceil((1 - tokens) * 1000 / rate)
+end
+return { granted, math.floor(tokens), wait, full }
+`;
+
+export interface TokenTake {
+  /** Tokens granted now (0..wanted). */
+  granted: number;
+  /** Whole tokens left in the bucket after this take. */
+  remaining: number;
+  /** When fewer than wanted were granted: milliseconds until the next token; else 0. */
+  waitMs: number;
+  /** Milliseconds until the bucket is full (burst) again. */
+  fullMs: number;
+}
+
+/**
+ * Takes up to `wanted` tokens from the bucket at `key`: `rate` tokens a second on average, at most `burst` piled
+ * up while idle (a new or expired bucket starts full).
+ */
+export async function takeTokens(
+  redis: Redis,
+  key: string,
+  rate: number,
+  burst: number,
+  wanted: number,
+): Promise<TokenTake> {
+  const [granted, remaining, waitMs, fullMs] = (await redis.eval(TAKE, 1, key, rate, burst, wanted)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { granted, remaining, waitMs, fullMs };
+}
+
+export interface Take {
+  /** Tokens granted now (0..wanted). */
+  granted: number;
+  /** When fewer than wanted were granted: milliseconds until the next token. */
+  waitMs: number;
+}
+
+/** A bucket with its key, rate and burst fixed: the workers' per-channel throughput limit. */
+export class TokenBucket {
+  constructor(
+    private readonly redis: Redis,
+    private readonly key: string,
+    /** Tokens per second. */
+    private readonly rate: number,
+    /** Most tokens that can pile up while idle (defaults to one second's worth). */
+    private readonly burst: number = rate,
+    /** Told how long each acquire() had to wait, in seconds, when it waited at all (metrics). */
+    private readonly onWait?: (seconds: number) => void,
+  ) {
+    if (!(rate > 0)) throw new Error("token bucket rate must be positive");
+  }
+
+  async take(wanted: number): Promise<Take> {
+    const { granted, waitMs } = await takeTokens(this.redis, this.key, this.rate, this.burst, wanted);
+    return { granted, waitMs };
+  }
+
+  /** Waits until at least one token is granted; returns how many (up to wanted). */
+  async acquire(wanted: number, signal?: AbortSignal): Promise<number> {
+    let waitingSince: number | undefined;
+    for (;;) {
+      signal?.throwIfAborted();
+      const { granted, waitMs } = await this.take(wanted);
+      if (granted > 0) {
+        if (waitingSince !== undefined) this.onWait?.((performance.now() - waitingSince) / 1000);
+        return granted;
+      }
+      waitingSince ??= performance.now();
+      await new Promise((r) => setTimeout(r, Math.max(1, waitMs)));
+    }
+  }
+}
