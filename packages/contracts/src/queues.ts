@@ -20,6 +20,39 @@ export const QUEUE = {
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
+/** Retry policy of a queue's jobs: how often a failing job runs, and the first backoff delay (doubling after). */
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+export type QueueRetryPolicies = Record<
+  "ingestBatch" | "dispatchBatch" | "dispatchChunk" | "deliveryReport" | "finishBatch" | "callback",
+  RetryPolicy
+>;
+
+/**
+ * The one retry table of the queues: every producer (the API's batch jobs, the workers' JobQueues) adds jobs
+ * with these attempts and backoffs, so a job retries the same way whoever enqueued it.
+ */
+export const DEFAULT_RETRY_POLICIES: QueueRetryPolicies = {
+  // the scheduler re-adds a lost one
+  ingestBatch: { attempts: 3, backoffMs: 5_000 },
+  dispatchBatch: { attempts: 5, backoffMs: 1_000 },
+  dispatchChunk: { attempts: 5, backoffMs: 2_000 },
+  // Receipts the SMSC saw acknowledged exist nowhere else: enough attempts (1 s doubling, ~68 minutes in all) to
+  // outlast a database outage instead of being dropped after 15 s of it.
+  deliveryReport: { attempts: 13, backoffMs: 1_000 },
+  finishBatch: { attempts: 13, backoffMs: 1_000 },
+  callback: { attempts: 6, backoffMs: 10_000 },
+};
+
+/** A retry policy as BullMQ job options: attempts, and an exponential backoff from backoffMs. */
+export const retryJobOptions = (policy: RetryPolicy) => ({
+  attempts: policy.attempts,
+  backoff: { type: "exponential" as const, delay: policy.backoffMs },
+});
+
 /** BigInt ids travel as decimal strings. */
 const bigId = z.string().regex(/^\d{1,19}$/);
 

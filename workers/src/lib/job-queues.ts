@@ -8,6 +8,7 @@ import {
   batchJobId,
   type CallbackJob,
   callbackJob,
+  DEFAULT_RETRY_POLICIES,
   type DeliveryReportJob,
   type DispatchChunkJob,
   deliveryReportJob,
@@ -17,32 +18,12 @@ import {
   ingestBatchJob,
   QUEUE,
   type QueueName,
+  type QueueRetryPolicies,
+  type RetryPolicy,
+  retryJobOptions,
 } from "@switchboard/contracts";
 import { batchJobKeys, type Db } from "@switchboard/db";
 import { type ConnectionOptions, type JobsOptions, Queue } from "bullmq";
-
-/** Retry policy per queue: how often a failing job runs, and the first backoff delay (doubling after). */
-export interface RetryPolicy {
-  attempts: number;
-  backoffMs: number;
-}
-
-export type QueueRetryPolicies = Record<
-  "ingestBatch" | "dispatchBatch" | "dispatchChunk" | "deliveryReport" | "finishBatch" | "callback",
-  RetryPolicy
->;
-
-export const DEFAULT_RETRY_POLICIES: QueueRetryPolicies = {
-  // as the API adds it (apps/api/src/modules/batches/batch-jobs.ts); the scheduler re-adds a lost one
-  ingestBatch: { attempts: 3, backoffMs: 5_000 },
-  dispatchBatch: { attempts: 5, backoffMs: 1_000 },
-  dispatchChunk: { attempts: 5, backoffMs: 2_000 },
-  // Receipts the SMSC saw acknowledged exist nowhere else: enough attempts (1 s doubling, ~68 minutes in all) to
-  // outlast a database outage instead of being dropped after 15 s of it.
-  deliveryReport: { attempts: 13, backoffMs: 1_000 },
-  finishBatch: { attempts: 13, backoffMs: 1_000 },
-  callback: { attempts: 6, backoffMs: 10_000 },
-};
 
 // Batch-level and chunk jobs keep their state in the database, so a failed job is removed rather than kept:
 // a kept job would block its id, and the scheduler's re-enqueue of a stuck batch would then be a silent no-op.
@@ -51,7 +32,7 @@ const STATE_IN_DB: JobsOptions = { removeOnComplete: true, removeOnFail: true };
 const KEEP_FAILURES: JobsOptions = { removeOnComplete: true, removeOnFail: { age: 24 * 3600, count: 10_000 } };
 
 function withRetries(policy: RetryPolicy, base: JobsOptions): JobsOptions {
-  return { ...base, attempts: policy.attempts, backoff: { type: "exponential", delay: policy.backoffMs } };
+  return { ...base, ...retryJobOptions(policy) };
 }
 
 /**
