@@ -26,6 +26,7 @@ export const en = {
   "common.userMenu": "Current user",
   "common.tenant": "Tenant",
   "common.columns": "Columns",
+  "common.reset": "Reset",
   "common.columnsAll": "Show all",
 
   // Errors shown to the user

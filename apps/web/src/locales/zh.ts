@@ -27,6 +27,7 @@ export const zh = {
   "common.userMenu": "当前用户",
   "common.tenant": "平台",
   "common.columns": "显示列",
+  "common.reset": "重置",
   "common.columnsAll": "显示全部",
 
   // Errors shown to the user

@@ -1,17 +1,23 @@
+import { SyncOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, DatePicker, Flex, Form, Input, Select, Space, Table, type TableColumnsType, Typography } from "antd";
 import dayjs from "dayjs";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useMemo } from "react";
+import { Link } from "react-router-dom";
 import { useColumnChoice } from "../../../components/ColumnChooser";
+import { ResetButton } from "../../../components/ListPage";
 import { LoadError } from "../../../components/LoadError";
 import { useTenantColumn } from "../../../components/tenant-column";
+import { type ListFilters, useListFilters } from "../../../hooks/use-list-filters";
 import type { UrlFilters } from "../../../hooks/use-url-filters";
 import { formatMoney, formatNumber } from "../../../lib/format";
-import { type BatchRow, batchKeys, fetchBatchList, type ListParams, searchCustomers } from "../api";
+import { type BatchRow, batchKeys, fetchBatchList, type ListParams } from "../api";
+import type { BatchActions } from "../hooks/use-batch-actions";
 import { type BatchMessageKey, messages } from "../messages";
-import { BATCH_STATUS_CODES, liveInterval } from "../status";
+import { BATCH_STATUS_CODES, canCancel, liveInterval } from "../status";
 import { BatchProgress } from "./BatchProgress";
 import { BatchStatusTag } from "./BatchStatusTag";
+import { CustomerSelect } from "./CustomerSelect";
 import { formatTime } from "./time";
 
 /** Filters a batch list keeps in its URL: dates as YYYY-MM-DD, sent to the API as the day's bounds. */
@@ -24,6 +30,13 @@ export type BatchUrlFilters = {
 };
 
 export const BATCH_FILTER_KEYS = ["status", "from", "to", "keyword", "userId"] as const;
+
+/** A batch id as typed in the keyword box: digits only, at most 19. */
+const batchIdText = (text: string) => text.replace(/\D/g, "").slice(0, 19);
+
+/** A batch list's URL filters (the given keys) and its batch-id search box. */
+export const useBatchListFilters = (keys: readonly (keyof BatchUrlFilters & string)[]) =>
+  useListFilters<BatchUrlFilters>(keys, { clean: batchIdText });
 
 /** The list call's params: the URL's filters and page plus the route's fixed ones (product, filterType). */
 export function listParams(url: UrlFilters<BatchUrlFilters>, fixed: ListParams): ListParams {
@@ -48,52 +61,17 @@ export function useBatchList(params: ListParams) {
   });
 }
 
-function CustomerSelect({ value, onChange }: { value?: string; onChange: (v: string | undefined) => void }) {
-  const t = messages.useT();
-  const [keyword, setKeyword] = useState("");
-  const [debounced, setDebounced] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(keyword.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [keyword]);
-  const query = useQuery({
-    queryKey: batchKeys.customers(debounced),
-    queryFn: ({ signal }) => searchCustomers(debounced, signal),
-  });
-  const options = (query.data?.list ?? []).map((u) => ({
-    value: String(u.id),
-    label: u.nickname ? `${u.user} (${u.nickname})` : u.user,
-  }));
-  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: `#${value}` });
-  return (
-    <Select
-      showSearch={{ filterOption: false, onSearch: setKeyword }}
-      allowClear
-      value={value}
-      onChange={(v) => onChange(v ?? undefined)}
-      options={options}
-      loading={query.isFetching}
-      placeholder={t("filter.customerPlaceholder")}
-      aria-label={t("filter.customer")}
-      style={{ width: 200 }}
-      data-testid="filter-customer"
-    />
-  );
-}
-
 /** Status (unless the route fixes it), date range, batch id and, for staff, the customer. */
 export function BatchFilters({
   url,
   showStatus,
   showCustomer,
 }: {
-  url: UrlFilters<BatchUrlFilters>;
+  url: ListFilters<BatchUrlFilters>;
   showStatus: boolean;
   showCustomer: boolean;
 }) {
   const t = messages.useT();
-  const [keyword, setKeyword] = useState(url.filters.keyword ?? "");
-  useEffect(() => setKeyword(url.filters.keyword ?? ""), [url.filters.keyword]);
   const range = useMemo(
     () =>
       [url.filters.from ? dayjs(url.filters.from) : null, url.filters.to ? dayjs(url.filters.to) : null] as [
@@ -103,7 +81,11 @@ export function BatchFilters({
     [url.filters.from, url.filters.to],
   );
   return (
-    <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={() => url.setFilters({ keyword })}>
+    <Form
+      layout="inline"
+      style={{ marginBottom: 16, rowGap: 8 }}
+      onFinish={() => url.search.onSearch(url.search.value)}
+    >
       {showStatus && (
         <Form.Item label={t("filter.status")}>
           <Select<string>
@@ -127,14 +109,21 @@ export function BatchFilters({
       </Form.Item>
       {showCustomer && (
         <Form.Item label={t("filter.customer")}>
-          <CustomerSelect value={url.filters.userId} onChange={(v) => url.setFilters({ userId: v })} />
+          <CustomerSelect
+            value={url.filters.userId}
+            onChange={(v) => url.setFilters({ userId: v })}
+            placeholder={t("filter.customerPlaceholder")}
+            label={t("filter.customer")}
+            width={200}
+            testId="filter-customer"
+          />
         </Form.Item>
       )}
       <Form.Item label={t("filter.keyword")}>
         <Input
           allowClear
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value.replace(/\D/g, "").slice(0, 19))}
+          value={url.search.value}
+          onChange={url.search.onChange}
           placeholder={t("filter.keywordPlaceholder")}
           inputMode="numeric"
           style={{ width: 180 }}
@@ -146,17 +135,61 @@ export function BatchFilters({
           <Button type="primary" htmlType="submit" data-testid="filter-search">
             {t("filter.search")}
           </Button>
-          <Button
-            onClick={() => {
-              setKeyword("");
-              url.reset();
-            }}
-          >
-            {t("filter.reset")}
-          </Button>
+          <ResetButton onReset={url.reset} />
         </Space>
       </Form.Item>
     </Form>
+  );
+}
+
+/** Says the list refreshes itself while one of its rows is moving (`text`: the area's words for it). */
+export function LiveNote({ rows, text }: { rows: BatchRow[] | undefined; text?: string }) {
+  const t = messages.useT();
+  if (liveInterval(rows) === false) return null;
+  return (
+    <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
+      <SyncOutlined spin /> {text ?? t("list.live")}
+    </Typography.Text>
+  );
+}
+
+/**
+ * A customer's row actions: the detail (a link to `detailTo`, else `onDetail`) and, while the batch may still be
+ * cancelled, cancel (behind its confirmation).
+ */
+export function CustomerRowActions({
+  row,
+  actions,
+  detailTo,
+  onDetail,
+}: {
+  row: BatchRow;
+  actions: Pick<BatchActions, "cancelling" | "confirmCancel">;
+  detailTo?: string;
+  onDetail?: () => void;
+}) {
+  const t = messages.useT();
+  const detail = (
+    <Button type="link" size="small" onClick={onDetail}>
+      {t("action.detail")}
+    </Button>
+  );
+  return (
+    <Space size={0}>
+      {detailTo ? <Link to={detailTo}>{detail}</Link> : detail}
+      {canCancel(row.status) && (
+        <Button
+          type="link"
+          size="small"
+          danger
+          loading={actions.cancelling === row.id}
+          onClick={() => actions.confirmCancel(row.id)}
+          data-testid="batch-cancel"
+        >
+          {t("action.cancel")}
+        </Button>
+      )}
+    </Space>
   );
 }
 

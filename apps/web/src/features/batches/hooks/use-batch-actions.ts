@@ -5,6 +5,8 @@ import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { batchKeys, cancelBatch, terminateBatch } from "../api";
 import { messages } from "../messages";
 
+export type BatchActions = ReturnType<typeof useBatchActions>;
+
 const CONFIRM_OK: ButtonProps & { "data-testid": string } = { danger: true, "data-testid": "confirm-ok" };
 
 /**

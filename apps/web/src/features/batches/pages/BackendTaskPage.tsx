@@ -3,26 +3,25 @@
  * {product}/message/{filterType} (1 review, 20 pending, 21 sending, 22 finished): live progress, review and
  * update, terminate.
  */
-import { SyncOutlined } from "@ant-design/icons";
-import { Button, Space, Typography } from "antd";
+import { Button, Space } from "antd";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useCurrentRoute } from "../../../routes/route-context";
 import type { BatchRow, ListParams } from "../api";
 import {
   BATCH_FILTER_KEYS,
   BatchFilters,
   BatchTable,
-  type BatchUrlFilters,
+  LiveNote,
   listParams,
   useBatchList,
+  useBatchListFilters,
 } from "../components/BatchListParts";
 import { ReviewModal } from "../components/ReviewModal";
 import { useBatchActions } from "../hooks/use-batch-actions";
 import { messages } from "../messages";
-import { canReschedule, canReview, canTerminate, liveInterval } from "../status";
+import { canReschedule, canReview, canTerminate } from "../status";
 
 export function useStaffRowActions() {
   const t = messages.useT();
@@ -65,20 +64,15 @@ export default function BackendTaskPage() {
   const product = String(meta.product);
   const fixed: ListParams = { productCode: Number(meta.productCode) };
   if (meta.filterType !== undefined) fixed.filterType = Number(meta.filterType);
-  const url = useUrlFilters<BatchUrlFilters>(BATCH_FILTER_KEYS);
+  const url = useBatchListFilters(BATCH_FILTER_KEYS);
   const query = useBatchList(listParams(url, fixed));
   const staff = useStaffRowActions();
   const open = (row: Pick<BatchRow, "id">) => navigate(`/backend/${product}/message/detail/${row.id}`);
-  const live = liveInterval(query.data?.list) !== false;
 
   return (
     <PageContainer>
       <BatchFilters url={url} showStatus={meta.filterType === undefined} showCustomer />
-      {live && (
-        <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
-          <SyncOutlined spin /> {t("list.live")}
-        </Typography.Text>
-      )}
+      <LiveNote rows={query.data?.list} />
       <BatchTable
         query={query}
         url={url}

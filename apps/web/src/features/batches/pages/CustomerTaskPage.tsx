@@ -1,12 +1,11 @@
 /** /app/{product}/message/task: the customer's batches of one product, live progress, new task, detail. */
-import { PlusOutlined, SyncOutlined } from "@ant-design/icons";
+import { PlusOutlined } from "@ant-design/icons";
 import type { ProductCode } from "@switchboard/contracts/codes";
 import { useQueryClient } from "@tanstack/react-query";
-import { Button, Drawer, Space, Typography } from "antd";
+import { Button, Drawer, Space } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useCurrentRoute } from "../../../routes/route-context";
 import { DirectTaskModal } from "../../batch-submit/components/DirectTaskModal";
 import { SendReachableModal } from "../../batch-submit/components/SendReachableModal";
@@ -16,15 +15,17 @@ import {
   BATCH_FILTER_KEYS,
   BatchFilters,
   BatchTable,
-  type BatchUrlFilters,
+  CustomerRowActions,
+  LiveNote,
   listParams,
   useBatchList,
+  useBatchListFilters,
 } from "../components/BatchListParts";
 import { ProductUnavailable } from "../components/ProductUnavailable";
 import { useBatchActions } from "../hooks/use-batch-actions";
 import { useProductAvailability } from "../hooks/use-product-availability";
 import { messages } from "../messages";
-import { canCancel, liveInterval } from "../status";
+import { canCancel } from "../status";
 
 const CUSTOMER_FILTERS = BATCH_FILTER_KEYS.filter((k) => k !== "userId");
 
@@ -32,7 +33,7 @@ export default function CustomerTaskPage() {
   const t = messages.useT();
   const meta = useCurrentRoute().node.meta ?? {};
   const productCode = Number(meta.productCode) as ProductCode;
-  const url = useUrlFilters<BatchUrlFilters>(CUSTOMER_FILTERS);
+  const url = useBatchListFilters(CUSTOMER_FILTERS);
   const query = useBatchList(listParams(url, { productCode }));
   const actions = useBatchActions();
   const queryClient = useQueryClient();
@@ -54,26 +55,8 @@ export default function CustomerTaskPage() {
     });
 
   const rowActions = (row: BatchRow) => (
-    <Space size={0}>
-      <Button type="link" size="small" onClick={() => setParam("batch", row.id)}>
-        {t("action.detail")}
-      </Button>
-      {canCancel(row.status) && (
-        <Button
-          type="link"
-          size="small"
-          danger
-          loading={actions.cancelling === row.id}
-          onClick={() => actions.confirmCancel(row.id)}
-          data-testid="batch-cancel"
-        >
-          {t("action.cancel")}
-        </Button>
-      )}
-    </Space>
+    <CustomerRowActions row={row} actions={actions} onDetail={() => setParam("batch", row.id)} />
   );
-
-  const live = liveInterval(query.data?.list) !== false;
 
   return (
     <PageContainer
@@ -91,11 +74,7 @@ export default function CustomerTaskPage() {
     >
       <ProductUnavailable availability={availability} />
       <BatchFilters url={url} showStatus showCustomer={false} />
-      {live && (
-        <Typography.Text type="secondary" style={{ display: "block", marginBottom: 8 }} data-testid="list-live">
-          <SyncOutlined spin /> {t("list.live")}
-        </Typography.Text>
-      )}
+      <LiveNote rows={query.data?.list} />
       <BatchTable
         query={query}
         url={url}

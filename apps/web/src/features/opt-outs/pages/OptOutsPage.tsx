@@ -1,65 +1,19 @@
 import { UserType } from "@switchboard/contracts/codes";
-import { useQuery } from "@tanstack/react-query";
-import {
-  App,
-  Button,
-  Empty,
-  Flex,
-  Input,
-  Popconfirm,
-  Select,
-  Table,
-  type TableColumnsType,
-  Typography,
-  Upload,
-} from "antd";
-import { useEffect, useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { App, Button, Flex, Input, Popconfirm, type TableColumnsType, Typography, Upload } from "antd";
+import { useState } from "react";
+import { PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { formatNumber } from "../../../lib/format";
 import { useSession } from "../../auth/context/session-context";
-import { downloadCsv, saveBlob, searchCustomers } from "../../batches/api";
+import { downloadCsv, saveBlob } from "../../batches/api";
+import { CustomerSelect } from "../../batches/components/CustomerSelect";
 import { formatTime } from "../../batches/components/time";
 import { numbersOfFile, type OptOutRow, useAddOptOut, useImportOptOuts, useOptOuts, useRemoveOptOut } from "../api";
 import { messages, type OptOutMessageKey } from "../messages";
 
 type Filters = { keyword?: string; userId?: string };
-
-/** Staff: the customer whose list is shown and changed (the customers in the caller's scope). */
-function CustomerSelect({ value, onChange }: { value?: string; onChange: (v: string | undefined) => void }) {
-  const t = messages.useT();
-  const [keyword, setKeyword] = useState("");
-  const [debounced, setDebounced] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(keyword.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [keyword]);
-  const query = useQuery({
-    queryKey: ["opt-outs", "customers", debounced],
-    queryFn: ({ signal }) => searchCustomers(debounced, signal),
-  });
-  const options = (query.data?.list ?? []).map((u) => ({
-    value: String(u.id),
-    label: u.nickname ? `${u.user} (${u.nickname})` : u.user,
-  }));
-  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: `#${value}` });
-  return (
-    <Select
-      showSearch={{ filterOption: false, onSearch: setKeyword }}
-      allowClear
-      value={value}
-      onChange={(v) => onChange(v ?? undefined)}
-      options={options}
-      loading={query.isFetching}
-      placeholder={t("customer.placeholder")}
-      aria-label={t("col.customer")}
-      style={{ width: 220 }}
-      data-testid="opt-out-customer"
-    />
-  );
-}
 
 /**
  * /app/opt-outs: the customer's opt-out list: add, import, export, search and remove numbers. In the back office
@@ -71,7 +25,7 @@ export default function OptOutsPage() {
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const staff = useSession().user.type !== UserType.USER;
-  const url = useUrlFilters<Filters>(["keyword", "userId"]);
+  const url = useListFilters<Filters>(["keyword", "userId"]);
   const query = useOptOuts(url.params);
   const customerId = staff && url.filters.userId ? Number(url.filters.userId) : undefined;
   // Staff change one customer's list at a time; a customer its own.
@@ -177,7 +131,16 @@ export default function OptOutsPage() {
           {t("intro")}
         </Typography.Paragraph>
         <Flex wrap gap={8} align="center">
-          {staff && <CustomerSelect value={url.filters.userId} onChange={(userId) => url.setFilters({ userId })} />}
+          {staff && (
+            <CustomerSelect
+              value={url.filters.userId}
+              onChange={(userId) => url.setFilters({ userId })}
+              placeholder={t("customer.placeholder")}
+              label={t("col.customer")}
+              width={220}
+              testId="opt-out-customer"
+            />
+          )}
           <Input
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
@@ -219,40 +182,24 @@ export default function OptOutsPage() {
           >
             {t("export")}
           </Button>
-          <Input.Search
-            allowClear
-            defaultValue={url.filters.keyword}
+          <SearchBox
+            search={url.search}
             placeholder={t("search.placeholder")}
-            aria-label={t("search.placeholder")}
-            onSearch={(keyword) => url.setFilters({ keyword })}
-            style={{ width: 220, marginInlineStart: "auto" }}
-            data-testid="opt-out-search"
+            width={220}
+            style={{ marginInlineStart: "auto" }}
+            testId="opt-out-search"
           />
         </Flex>
-        {query.isError ? (
-          <LoadError
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-            testId="opt-out-retry"
-          />
-        ) : (
-          <Table<OptOutRow>
-            rowKey="id"
-            data-testid="opt-out-table"
-            columns={columns}
-            dataSource={query.data?.list ?? []}
-            loading={query.isFetching}
-            locale={{ emptyText: <Empty description={t("list.empty")} data-testid="opt-out-empty" /> }}
-            pagination={{
-              current: url.page,
-              pageSize: url.pageSize,
-              total: query.data?.total ?? 0,
-              showTotal: (total) => t("list.total", { total: formatNumber(total) }),
-              onChange: (next, size) => url.setPage(next, size),
-            }}
-          />
-        )}
+        <PagedTable<OptOutRow>
+          data-testid="opt-out-table"
+          columns={columns}
+          query={query}
+          paging={url}
+          empty={t("list.empty")}
+          emptyTestId="opt-out-empty"
+          retryTestId="opt-out-retry"
+          showTotal={(total) => t("list.total", { total: formatNumber(total) })}
+        />
       </Flex>
     </PageContainer>
   );

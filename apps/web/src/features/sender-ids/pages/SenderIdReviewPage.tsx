@@ -1,23 +1,10 @@
 import { UserType } from "@switchboard/contracts/codes";
-import {
-  Alert,
-  App,
-  Button,
-  Empty,
-  Flex,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Typography,
-} from "antd";
+import { Alert, App, Button, Flex, Popconfirm, Select, Space, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatNumber } from "../../../lib/format";
 import { useSession } from "../../auth/context/session-context";
@@ -49,7 +36,7 @@ export default function SenderIdReviewPage() {
   const showError = useApiErrorMessage();
   const { user } = useSession();
   const reviewer = user.type === UserType.ADMIN || user.type === UserType.SUPER_ADMIN;
-  const url = useUrlFilters<Filters>(["status", "keyword"]);
+  const url = useListFilters<Filters>(["status", "keyword"]);
   const query = useSenderIds(url.params);
   const approve = useApproveSenderId();
   const reject = useRejectSenderId();
@@ -174,14 +161,7 @@ export default function SenderIdReviewPage() {
         </Typography.Paragraph>
         {!reviewer && <Alert type="info" showIcon title={t("review.agentNote")} />}
         <Flex gap={8} wrap>
-          <Input.Search
-            allowClear
-            defaultValue={url.filters.keyword}
-            placeholder={t("review.keyword")}
-            aria-label={t("review.keyword")}
-            onSearch={(keyword) => url.setFilters({ keyword: keyword.trim() || undefined })}
-            style={{ maxWidth: 280 }}
-          />
+          <SearchBox search={url.search} placeholder={t("review.keyword")} style={{ maxWidth: 280 }} />
           <Select
             allowClear
             placeholder={t("list.allStatus")}
@@ -196,30 +176,15 @@ export default function SenderIdReviewPage() {
             data-testid="sender-id-status-filter"
           />
         </Flex>
-        {query.isError ? (
-          <LoadError
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-            testId="sender-id-retry"
-          />
-        ) : (
-          <Table<SenderIdRow>
-            rowKey="id"
-            data-testid="sender-id-review-table"
-            columns={columns}
-            dataSource={query.data?.list ?? []}
-            loading={query.isFetching}
-            locale={{ emptyText: <Empty description={t("review.empty")} /> }}
-            pagination={{
-              current: url.page,
-              pageSize: url.pageSize,
-              total: query.data?.total ?? 0,
-              showTotal: (total) => t("list.total", { total: formatNumber(total) }),
-              onChange: (next, size) => url.setPage(next, size),
-            }}
-          />
-        )}
+        <PagedTable<SenderIdRow>
+          data-testid="sender-id-review-table"
+          columns={columns}
+          query={query}
+          paging={url}
+          empty={t("review.empty")}
+          retryTestId="sender-id-retry"
+          showTotal={(total) => t("list.total", { total: formatNumber(total) })}
+        />
       </Flex>
       <ReasonModal
         open={deciding !== null}

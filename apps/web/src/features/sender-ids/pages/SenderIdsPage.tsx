@@ -1,5 +1,5 @@
-import { App, Button, Empty, Flex, Popconfirm, Select, Table, type TableColumnsType, Typography } from "antd";
-import { LoadError } from "../../../components/LoadError";
+import { App, Button, Flex, Popconfirm, Select, type TableColumnsType, Typography } from "antd";
+import { PagedTable } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
@@ -105,30 +105,16 @@ export default function SenderIdsPage() {
               data-testid="sender-id-status-filter"
             />
           </Flex>
-          {query.isError ? (
-            <LoadError
-              error={query.error}
-              onRetry={() => void query.refetch()}
-              retrying={query.isFetching}
-              testId="sender-id-retry"
-            />
-          ) : (
-            <Table<SenderIdRow>
-              rowKey="id"
-              data-testid="sender-id-table"
-              columns={columns}
-              dataSource={query.data?.list ?? []}
-              loading={query.isFetching}
-              locale={{ emptyText: <Empty description={t("list.empty")} data-testid="sender-id-empty" /> }}
-              pagination={{
-                current: url.page,
-                pageSize: url.pageSize,
-                total: query.data?.total ?? 0,
-                showTotal: (total) => t("list.total", { total: formatNumber(total) }),
-                onChange: (next, size) => url.setPage(next, size),
-              }}
-            />
-          )}
+          <PagedTable<SenderIdRow>
+            data-testid="sender-id-table"
+            columns={columns}
+            query={query}
+            paging={url}
+            empty={t("list.empty")}
+            emptyTestId="sender-id-empty"
+            retryTestId="sender-id-retry"
+            showTotal={(total) => t("list.total", { total: formatNumber(total) })}
+          />
         </section>
       </Flex>
     </PageContainer>
