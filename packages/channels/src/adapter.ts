@@ -97,6 +97,9 @@ export interface DeliveryReport {
   doneAt?: Date;
 }
 
+/** Takes a delivery report; a promise it returns is what the provider's acknowledgement waits for. */
+export type ReportHandler = (report: DeliveryReport) => unknown;
+
 /**
  * Receive result (spec: 1 received, 2 receive failed) of a final report: the one mapping for every channel. A
  * recipient without any report keeps 0 (unknown).
@@ -129,8 +132,12 @@ export type ReachabilityOutcome = { ok: true; results: Map<string, Reachability>
 export interface ChannelAdapter {
   readonly kind: ChannelKind;
   send(msg: OutboundMessage): Promise<SendOutcome>;
-  /** Delivery reports arriving on the channel's own connection (SMPP); HTTP channels' come as webhooks. */
-  onReport(handler: (report: DeliveryReport) => void): void;
+  /**
+   * Delivery reports arriving on the channel's own connection (SMPP); HTTP channels' come as webhooks. A handler
+   * that returns a promise holds the provider's acknowledgement until it resolves (the receipt is stored): a
+   * rejection answers the provider with a temporary error, so it delivers the receipt again.
+   */
+  onReport(handler: ReportHandler): void;
   /** Inbound messages arriving on the channel's own connection (SMPP mobile-originated messages). */
   onInbound?(handler: (message: InboundMessage) => void): void;
   /**

@@ -11,6 +11,7 @@ export type {
   RcsMessage,
   Reachability,
   ReachabilityOutcome,
+  ReportHandler,
   SendFailure,
   SendOutcome,
   SmsMessage,

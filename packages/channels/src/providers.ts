@@ -23,6 +23,8 @@ export interface ProviderDeps {
   smpp?: Partial<SmppConfigInput>;
   /** An SMPP link bound again after a drop (the workers' reconnect counter). */
   onSmppReconnect?: () => void;
+  /** An SMPP channel's message ids started again (its SMSC restarted or its counter wrapped). */
+  onSmppIdsRestarted?: () => void;
 }
 
 export interface ProviderAdapter {
@@ -64,6 +66,7 @@ const FACTORIES: Record<string, Factory> = {
         logger: deps.logger,
         egress: deps.egress,
         ...(deps.onSmppReconnect ? { onReconnect: deps.onSmppReconnect } : {}),
+        ...(deps.onSmppIdsRestarted ? { onIdsRestarted: deps.onSmppIdsRestarted } : {}),
       },
     );
     // Screening an SMPP channel is an HLR lookup over HTTP, where the channel names one.

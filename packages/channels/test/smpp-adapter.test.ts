@@ -331,6 +331,65 @@ describe("SMPP adapter against the SMSC simulator", () => {
     expect(closed.detail).toContain("connection refused");
   });
 
+  it("answers a receipt only once its handler's promise resolves; a rejected one gets ESME_RX_T_APPN and comes again", async () => {
+    const acked: string[] = [];
+    const sim = await simulator({ onReceiptAcked: (id) => acked.push(id) });
+    const a = adapter(sim.port);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: string[] = [];
+    a.onReport((r) => {
+      seen.push(r.providerMessageId);
+      // the first time the receipt cannot be stored; the second time it is stored once released
+      return seen.length === 1 ? Promise.reject(new Error("store unreachable")) : held;
+    });
+    const outcome = await a.send({ ref: "held", to: "+447911123456", text: "receipt held" });
+    expect(outcome.ok).toBe(true);
+    await waitFor("the receipt refused and delivered again", () => seen.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sim.stats()).toMatchObject({ receiptsRefused: 1, receiptsAcked: 0, receiptsPending: 1 });
+    release();
+    await waitFor("acknowledged", () => sim.stats().receiptsAcked === 1);
+    expect(acked).toEqual([outcome.ok ? outcome.providerMessageId : ""]);
+    expect(seen).toEqual([acked[0], acked[0]]);
+  });
+
+  it("says when the SMSC's ids start again (a restarted SMSC), and not on a plain reconnect", async () => {
+    const first = await startSmscSimulator();
+    const port = first.port;
+    let restarts = 0;
+    const a = createSmppAdapter(
+      {
+        host: "127.0.0.1",
+        port,
+        systemId: "switchboard",
+        password: "secret",
+        reconnectInitialMs: 20,
+        reconnectMaxMs: 200,
+      },
+      { onIdsRestarted: () => restarts++ },
+    );
+    cleanups.push(() => a.close());
+    const before = await Promise.all([0, 1, 2].map((i) => a.send({ ref: `b${i}`, to: number(i), text: "before" })));
+    await first.close();
+    await waitFor("link down", () => !a.stats().bound);
+    const second = await simulator({ port });
+    await waitFor("bound again", () => a.stats().bound);
+    const after = await a.send({ ref: "a0", to: number(3), text: "after" });
+    // the new SMSC gives out the first one's ids again
+    expect(after.ok && before[0]?.ok && after.providerMessageId === before[0].providerMessageId).toBe(true);
+    expect(restarts).toBe(1);
+    // The same SMSC again (its ids go on): no restart.
+    second.dropConnections();
+    await waitFor("link down", () => !a.stats().bound);
+    await waitFor("bound again", () => a.stats().bound);
+    expect(await a.send({ ref: "a1", to: number(4), text: "again" })).toMatchObject({ ok: true });
+    expect(second.stats().binds).toBe(2);
+    expect(restarts).toBe(1);
+  });
+
   it("keeps the link alive with enquire_link", async () => {
     const sim = await simulator();
     const a = adapter(sim.port, { enquireLinkIntervalMs: 150 });

@@ -54,6 +54,8 @@ export interface SmscSimulatorOptions {
   receiptTlvId: "same" | "other-form" | "omit";
   /** Max unacknowledged deliver_sm per session; more wait until acks come back. */
   receiptWindow: number;
+  /** Called for every receipt the client acknowledged (deliver_sm_resp with status 0), with its message id. */
+  onReceiptAcked?: ((messageId: string) => void) | undefined;
   /** Called for every submit_sm with what arrived on the wire (decoded by the smpp package) and the verdict. */
   onSubmit?: ((submit: SimulatorSubmit) => void) | undefined;
   logger?: Logger | undefined;
@@ -91,6 +93,8 @@ export interface SmscStats {
   receiptsSent: number;
   receiptsAcked: number;
   receiptsRedelivered: number;
+  /** deliver_sm_resp with an error status (the client could not take it now): delivered again a moment later. */
+  receiptsRefused: number;
   /** Receipts not yet acknowledged (scheduled, waiting for a receiver, or in flight). */
   receiptsPending: number;
   enquireLinks: number;
@@ -204,6 +208,8 @@ class DelayLine<T> {
 const MESSAGE_STATE: Record<ReceiptStat, number> = { DELIVRD: 2, EXPIRED: 3, UNDELIV: 5, REJECTD: 8 };
 const RECEIPT_ERR: Record<ReceiptStat, string> = { DELIVRD: "000", EXPIRED: "000", UNDELIV: "001", REJECTD: "002" };
 const ID_BASE = 0x10000000;
+/** A receipt the client refused (deliver_sm_resp with an error) is delivered again after this long. */
+const REFUSED_RETRY_MS = 500;
 
 function emptyStats(): Omit<SmscStats, "sessions" | "receiptsPending"> {
   return {
@@ -217,6 +223,7 @@ function emptyStats(): Omit<SmscStats, "sessions" | "receiptsPending"> {
     receiptsSent: 0,
     receiptsAcked: 0,
     receiptsRedelivered: 0,
+    receiptsRefused: 0,
     enquireLinks: 0,
     unknownCommands: 0,
     connectionsDropped: 0,
@@ -534,8 +541,17 @@ class Smsc implements SmscSimulator {
   }
 
   private onDeliverSmResp(state: SessionState, pdu: smpp.PDU): void {
-    if (!state.awaitingAck.delete(pdu.sequence_number)) return;
-    if (pdu.command_status === 0) this.counters.receiptsAcked++;
+    const receipt = state.awaitingAck.get(pdu.sequence_number);
+    if (receipt === undefined) return;
+    state.awaitingAck.delete(pdu.sequence_number);
+    if (pdu.command_status === 0) {
+      this.counters.receiptsAcked++;
+      this.options.onReceiptAcked?.(receipt.messageId);
+    } else {
+      // As an SMSC does with a temporary error: the receipt goes out again later.
+      this.counters.receiptsRefused++;
+      this.receiptLine.push(REFUSED_RETRY_MS, receipt);
+    }
     const waiting = this.pending.get(state.systemId);
     if (waiting && waiting.length > 0) this.flushPending(state.systemId);
   }

@@ -16,14 +16,24 @@
 //   - Multipart: parts are pipelined; the outcome is ok only when every part is accepted, with the first part's id.
 //     The first failing part decides the failure, and parts not yet written are dropped. The parts' receipts are
 //     folded into one under the first part's id (multipart-receipts.ts).
+//
+// Receipts: a deliver_sm is answered once every report handler has taken the receipt (a handler returning a
+// promise: once it resolves, e.g. the receipt is stored), so a receipt the SMSC saw acknowledged is never only in
+// this process's memory; a handler that rejects answers ESME_RX_T_APPN, and the SMSC delivers it again. What is
+// not a receipt, and a long message's part receipt kept for folding, is answered at once.
+//
+// Ids starting again: an SMSC that restarts (or whose counter wraps) hands out ids it gave before. When the first
+// id accepted on a new bind is below the highest of the previous bind, or an id falls far below the highest of the
+// bind, onIdsRestarted is called (the workers keep the time: receipts after it are not matched to messages sent
+// before it; delivery-report.ts). Numeric ids only (decimal, or hex with messageIdFormat "hex").
 import smpp from "smpp";
 import "./tuning";
-import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, SendOutcome } from "../adapter";
+import type { ChannelAdapter, Logger, OutboundMessage, ReportHandler, SendOutcome } from "../adapter";
 import { sendFailure, silentLogger } from "../adapter";
 import type { EgressPolicy } from "../egress";
 import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
 import { encodeMessage } from "./encoding";
-import { ESME_RINVCMDID, isThrottleStatus, smppStatus } from "./errors";
+import { ESME_RINVCMDID, ESME_RX_T_APPN, isThrottleStatus, smppStatus } from "./errors";
 import { SmppLink } from "./link";
 import { type LongMessage, MultipartReceipts } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
@@ -36,6 +46,8 @@ export interface SmppAdapterDeps {
   egress?: EgressPolicy;
   /** A link bound again after it had been bound and dropped (the workers count it: switchboard_smpp_reconnects). */
   onReconnect?: () => void;
+  /** The SMSC's message ids started again (a restart, a wrap-around): see the header. */
+  onIdsRestarted?: () => void;
 }
 
 export interface SmppAdapterStats {
@@ -116,6 +128,7 @@ export function createSmppAdapter(config: SmppConfigInput, deps: SmppAdapterDeps
     deps.logger ?? silentLogger,
     deps.egress,
     deps.onReconnect,
+    deps.onIdsRestarted,
   );
 }
 
@@ -130,7 +143,7 @@ class SmppAdapterImpl implements SmppAdapter {
   /** Throttled submits waiting to go again; they go before the queue. */
   private readonly retry = new Fifo<Submit>();
   private readonly inflight = new Map<number, Submit>();
-  private readonly handlers: Array<(report: DeliveryReport) => void> = [];
+  private readonly handlers: ReportHandler[] = [];
   private readonly multipart = new MultipartReceipts();
   private window: number;
   private growCredit = 0;
@@ -143,6 +156,11 @@ class SmppAdapterImpl implements SmppAdapter {
   private concatRef = Math.floor(Math.random() * 0x10000);
   private closing = false;
   private closed: Promise<void> | undefined;
+  /** Highest numeric id accepted on the current bind of the transmitting link, and on the bind before it. */
+  private bindMaxId: bigint | undefined;
+  private previousBindMaxId: bigint | undefined;
+  /** A receipt handler failed: said once per spell, not once per receipt. */
+  private reportFailing = false;
   private readonly counters = {
     submitted: 0,
     accepted: 0,
@@ -158,6 +176,7 @@ class SmppAdapterImpl implements SmppAdapter {
     logger: Logger,
     private readonly egress: EgressPolicy | undefined,
     onReconnect: (() => void) | undefined,
+    private readonly onIdsRestarted: (() => void) | undefined,
   ) {
     this.config = config;
     this.logger = logger;
@@ -214,7 +233,7 @@ class SmppAdapterImpl implements SmppAdapter {
     };
   }
 
-  onReport(handler: (report: DeliveryReport) => void): void {
+  onReport(handler: ReportHandler): void {
     this.handlers.push(handler);
   }
 
@@ -365,6 +384,7 @@ class SmppAdapterImpl implements SmppAdapter {
       const job = submit.job;
       if (!job.done) {
         const id = canonicalMessageId(pdu.message_id ?? "", this.config.messageIdFormat);
+        this.watchIds(id);
         if (submit.index === 0) job.firstId = id;
         if (job.long) this.multipart.accepted(job.long, submit.index, id);
         if (--job.remaining === 0) {
@@ -413,8 +433,28 @@ class SmppAdapterImpl implements SmppAdapter {
     job.resolve(sendFailure(errorCode, retryable, text));
   }
 
+  /** Whether the SMSC's ids started again (see the header): the first id of a bind, or a wrap-around within one. */
+  private watchIds(id: string): void {
+    if (this.onIdsRestarted === undefined) return;
+    const value = numericId(id, this.config.messageIdFormat);
+    if (value === undefined) return;
+    const max = this.bindMaxId;
+    const restarted =
+      max === undefined
+        ? this.previousBindMaxId !== undefined && value < this.previousBindMaxId
+        : value < max / 2n && max - value > WRAP_GAP;
+    if (restarted) this.previousBindMaxId = undefined;
+    this.bindMaxId = restarted || max === undefined || value > max ? value : max;
+    if (restarted) {
+      this.logger.warn({}, "smpp message ids started again (SMSC restarted or its counter wrapped)");
+      this.onIdsRestarted();
+    }
+  }
+
   private onTxDown(): void {
     this.downSince = Date.now();
+    if (this.bindMaxId !== undefined) this.previousBindMaxId = this.bindMaxId;
+    this.bindMaxId = undefined;
     this.failInflight("CONNECTION_LOST", "link dropped before submit_sm_resp; the SMSC may have accepted it");
   }
 
@@ -466,22 +506,58 @@ class SmppAdapterImpl implements SmppAdapter {
   }
 
   private onDeliverSm(pdu: smpp.PDU, link: SmppLink): void {
-    // Acknowledge first and always: an unanswered deliver_sm makes the SMSC resend it or stall the session.
-    link.respond(pdu.response());
+    // Always answered (an unanswered deliver_sm makes the SMSC resend it or stall the session), on the session it
+    // came on; a receipt only once its handlers have taken it (see the header).
+    const answer = link.responder();
     const parsed = parseDeliveryReceipt(pdu);
-    if (parsed === null) return; // mobile-originated message: not part of this adapter's contract yet
-    const parsedReport = toDeliveryReport(parsed, this.idOptions);
-    if (parsedReport === null) return;
-    const report = this.multipart.fold(parsedReport);
-    if (report === null) return; // a part of a long message whose other parts have yet to report
+    const parsedReport = parsed === null ? null : toDeliveryReport(parsed, this.idOptions);
+    // null: a mobile-originated message (not part of this adapter's contract yet), or a part of a long message
+    // whose other parts have yet to report
+    const report = parsedReport === null ? null : this.multipart.fold(parsedReport);
+    if (report === null) {
+      answer(pdu.response());
+      return;
+    }
     this.counters.reports++;
+    let waits: Array<Promise<void>> | undefined;
     for (const handler of this.handlers) {
       try {
-        handler(report);
+        const taken = handler(report);
+        if (taken instanceof Promise) {
+          waits ??= [];
+          waits.push(taken);
+        }
       } catch (err) {
         // A failing consumer must not break the session for every other receipt.
         this.logger.error({ err }, "delivery report handler threw");
       }
     }
+    if (waits === undefined) {
+      answer(pdu.response());
+      return;
+    }
+    const taken = waits.length === 1 ? waits[0] : Promise.all(waits);
+    taken?.then(
+      () => {
+        this.reportFailing = false;
+        answer(pdu.response());
+      },
+      (err: unknown) => {
+        if (!this.reportFailing)
+          this.logger.error({ err }, "delivery receipt not taken: the SMSC will deliver it again");
+        this.reportFailing = true;
+        answer(pdu.response({ command_status: ESME_RX_T_APPN }));
+      },
+    );
   }
+}
+
+/** An id-counter drop this large (and to below half) within one bind is a wrap-around, not reordering. */
+const WRAP_GAP = 1_000n;
+
+/** The id as a number, where the SMSC counts with numbers (decimal, or hex when so configured). */
+function numericId(id: string, format: SmppConfig["messageIdFormat"]): bigint | undefined {
+  if (id.length === 0 || id.length > 30) return undefined;
+  if (format === "hex") return /^[0-9A-Fa-f]+$/.test(id) ? BigInt(`0x${id}`) : undefined;
+  return /^[0-9]+$/.test(id) ? BigInt(id) : undefined;
 }

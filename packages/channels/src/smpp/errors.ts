@@ -19,6 +19,8 @@ export const ESME_RINVPASWD = 0x0e;
 export const ESME_RINVSYSID = 0x0f;
 export const ESME_RMSGQFUL = 0x14;
 export const ESME_RTHROTTLED = 0x58;
+/** Our temporary failure to take a deliver_sm (the receipt could not be stored): the SMSC delivers it again. */
+export const ESME_RX_T_APPN = 0x64;
 
 const table: Array<[number, string, boolean]> = [
   [0x00, "ESME_ROK", false],

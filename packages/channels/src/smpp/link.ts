@@ -88,6 +88,19 @@ export class SmppLink {
     session.send(pdu);
   }
 
+  /**
+   * Answers a PDU later, on the session current now: when the session ends meanwhile nothing is written (the
+   * SMSC sends again what went unanswered on a session; an answer on the next session would name another PDU).
+   */
+  responder(): (pdu: smpp.PDU) => void {
+    const session = this.session;
+    return (pdu) => {
+      if (session === undefined || session !== this.session) return;
+      corkForTick(session.socket);
+      session.send(pdu);
+    };
+  }
+
   /** Unbinds politely (bounded wait for unbind_resp) and stops reconnecting. */
   stop(): Promise<void> {
     this.stopped = true;
