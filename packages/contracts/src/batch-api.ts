@@ -518,3 +518,17 @@ export type RecipientSearchResult = z.infer<typeof recipientSearchResult>;
 
 export const v1BatchParams = z.object({ id: bigId() });
 export type V1BatchParams = z.infer<typeof v1BatchParams>;
+
+// The /v1 lists answer the key's customer about its own rows: the staff filters (a customer, an agent, the back
+// office's review group) are not offered there, and an unknown query field is refused like any other.
+export const v1BatchListQuery = batchListQuery.omit({ userId: true, agentId: true, filterType: true }).strict();
+export type V1BatchListQuery = z.infer<typeof v1BatchListQuery>;
+
+/** A batch's messages (one per recipient): the recipient list's filters, the batch named in the path. */
+export const v1MessageListQuery = recipientListQuery.omit({ id: true }).strict();
+export type V1MessageListQuery = z.infer<typeof v1MessageListQuery>;
+
+/** One message (a recipient of a batch) by its id, with the batch it belongs to. */
+export const v1MessageParams = z.object({ id: bigId() });
+export const v1Message = recipientRow.extend({ batchId: z.string() });
+export type V1Message = z.infer<typeof v1Message>;

@@ -246,6 +246,10 @@ export const userProductPriceQuery = paging.extend({
 });
 export type UserProductPriceQuery = z.infer<typeof userProductPriceQuery>;
 
+/** GET /v1/prices: the key's customer's own effective prices. */
+export const v1PriceQuery = userProductPriceQuery.omit({ userId: true }).strict();
+export type V1PriceQuery = z.infer<typeof v1PriceQuery>;
+
 export const userProductPriceItem = z.object({
   productId: z.number().int(),
   productCode: z.number().int(),
@@ -269,3 +273,4 @@ export const userProductPriceList = z.object({
   total: z.number().int(),
   currency: z.string(),
 });
+export type UserProductPriceList = z.infer<typeof userProductPriceList>;

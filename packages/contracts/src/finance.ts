@@ -113,6 +113,14 @@ export const balanceLogQuery = paging.extend({
 });
 export type BalanceLogQuery = z.infer<typeof balanceLogQuery>;
 
+/** GET /v1/balance/logs: the key's customer's own ledger (no user or agent filter). */
+export const v1BalanceLogQuery = balanceLogQuery.omit({ userId: true, agentId: true }).strict();
+export type V1BalanceLogQuery = z.infer<typeof v1BalanceLogQuery>;
+
+/** GET /v1/balance: what the customer can spend now, in its tenant's currency. */
+export const v1Balance = z.object({ balance: z.string(), currency: z.string() });
+export type V1Balance = z.infer<typeof v1Balance>;
+
 // ---------------------------------------------------------------- remittances
 
 /** Proof of a remittance: multipart/form-data file part `proof`, png/jpg/pdf, recognised by its first bytes. */

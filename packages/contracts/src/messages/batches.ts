@@ -11,6 +11,7 @@ export const batchMessages = {
     en: "the batch is in status {from}; this action is not possible now",
   },
   "entity.batch": { zh: "任务", en: "batch" },
+  "entity.message": { zh: "消息", en: "message" },
   // submission
   "batch.template_unknown": {
     zh: "WhatsApp 模板 {name}（{language}）不存在于发送通道，未扣费",

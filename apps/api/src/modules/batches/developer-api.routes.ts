@@ -1,32 +1,47 @@
-// The developer API (/v1): batch submission and status for a customer's own systems, authenticated by its
-// secret key (api-key.ts), with Idempotency-Key support. Same envelope and HTTP statuses as every route
+// The developer API (/v1): batch submission, the customer's batches, messages, balance, ledger and prices for
+// its own systems, authenticated by a secret key (api-key.ts) with the scope each route names, with
+// Idempotency-Key support on submissions. Same envelope and HTTP statuses as every route
 // (DOMAIN.md): 200, 400, 401 (key missing or unknown), 402 (balance short), 403 (API off, IP not allowed,
 // frozen, authentication), 404, 409 (Idempotency-Key reused with another request), 413, 429 (over the
 // customer's rate limit, api-rate-limit.ts), 500.
 import {
   type ApiKeyScope,
   BatchSource,
+  balanceLogList,
   batchFileSubmitResult,
+  batchList,
   batchRow,
   batchSubmitBody,
   batchSubmitResult,
   errorEnvelope,
   IDEMPOTENCY_KEY_MAX,
   reachableSendFields,
+  recipientList,
+  userProductPriceList,
+  v1Balance,
+  v1BalanceLogQuery,
+  v1BatchListQuery,
   v1BatchParams,
+  v1Message,
+  v1MessageListQuery,
+  v1MessageParams,
+  v1PriceQuery,
 } from "@switchboard/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { AppError } from "../../lib/errors";
 import { requestLang } from "../../lib/lang";
 import { headerValue, principalOf } from "../../plugins/auth";
+import { userProductPrices } from "../catalog/prices.service";
+import { balanceLog, ownBalance } from "../finance/finance.service";
 import { API_KEY_SECURITY, apiKeyAuth } from "./api-key";
 import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "./batch-http";
-import { batchStatus } from "./lists.service";
+import { batchStatus, listBatches, listRecipients, messageById } from "./lists.service";
 import { sendToReachable } from "./reachable.service";
 import { type Submitted, submitBatch, submitFileBatch } from "./submit.service";
+import { cancelBatch } from "./transitions.service";
 
 const tags = ["developer API"];
 // The secret key travels as a bearer token or in X-Api-Key.
@@ -177,5 +192,121 @@ export const developerApiRoutes =
         },
       },
       async (req) => batchStatus(deps.prisma, principalOf(req), req.params.id, requestLang(req)),
+    );
+
+    // ---------------------------------------------------------------- the customer's own resources
+    // The same services as the customer app's screens, acting as the key's customer: another customer's batch or
+    // message answers 404 like a missing one. Lists are paged (page, pageSize <= 200) with their total.
+
+    app.get(
+      "/v1/batches",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "The customer's batches, newest first: by product, status, stage, batch id and creation time",
+          description,
+          querystring: v1BatchListQuery,
+          response: { 200: batchList },
+        },
+      },
+      async (req) => listBatches(deps.prisma, principalOf(req), req.query, requestLang(req)),
+    );
+
+    app.post(
+      "/v1/batches/:id/cancel",
+      {
+        preHandler: authenticated("send"),
+        schema: {
+          tags,
+          security,
+          summary: "Cancel a batch not yet sending (11, 12 or 20 -> 29); its whole cost is refunded",
+          description: `A batch already sending (or ended) answers 409 and nothing changes. ${description}`,
+          params: v1BatchParams,
+          response: { 200: batchRow },
+        },
+      },
+      async (req) => cancelBatch(deps, principalOf(req), req.params.id, new Date(), requestLang(req)),
+    );
+
+    app.get(
+      "/v1/batches/:id/messages",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "A batch's messages (one per recipient): send and delivery results, times, price, error code",
+          description,
+          params: v1BatchParams,
+          querystring: v1MessageListQuery,
+          response: { 200: recipientList },
+        },
+      },
+      async (req) => listRecipients(deps.prisma, principalOf(req), { ...req.query, id: req.params.id }),
+    );
+
+    app.get(
+      "/v1/messages/:id",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "One message by its id (the recipient id of the batch lists): its results, times and batch",
+          description,
+          params: v1MessageParams,
+          response: { 200: v1Message },
+        },
+      },
+      async (req) => messageById(deps.prisma, principalOf(req), req.params.id),
+    );
+
+    app.get(
+      "/v1/balance",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "The customer's balance and its currency",
+          description,
+          response: { 200: v1Balance },
+        },
+      },
+      async (req) => ownBalance(deps.prisma, principalOf(req).userId),
+    );
+
+    app.get(
+      "/v1/balance/logs",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "The customer's balance log: every charge, refund and credit with the balance after it",
+          description,
+          querystring: v1BalanceLogQuery,
+          response: { 200: balanceLogList },
+        },
+      },
+      async (req) => balanceLog({ prisma: deps.prisma }, principalOf(req), req.query),
+    );
+
+    app.get(
+      "/v1/prices",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "The customer's prices per product and country (what a message costs before it is sent)",
+          description,
+          querystring: v1PriceQuery,
+          response: { 200: userProductPriceList },
+        },
+      },
+      async (req) => userProductPrices(deps.prisma, principalOf(req), req.query, requestLang(req)),
     );
   };

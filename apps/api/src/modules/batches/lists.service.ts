@@ -22,8 +22,10 @@ import {
   reviewReasons,
   translate,
   UserType,
+  type V1Message,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
+import { notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
@@ -196,6 +198,27 @@ export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery
       )
     : null;
   return { list: rows.map((r) => toRecipientRow(r, channels)), total };
+}
+
+/**
+ * One message (a recipient) by its id, for the developer API: found only through a batch the caller may see, so
+ * another customer's message answers 404 like one that does not exist.
+ */
+export async function messageById(db: Db, p: Principal, messageId: string): Promise<V1Message> {
+  const r = await db.recipient.findUnique({
+    where: { id: BigInt(messageId) },
+    select: { ...recipientSelect, batchId: true },
+  });
+  if (!r) throw notFound("entity.message");
+  try {
+    await findVisibleBatch(db, p, r.batchId, { id: true });
+  } catch {
+    throw notFound("entity.message");
+  }
+  return {
+    ...toRecipientRow(r, isStaff(p) ? await channelNames(db, [r.channelId]) : null),
+    batchId: r.batchId.toString(),
+  };
 }
 
 /** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */

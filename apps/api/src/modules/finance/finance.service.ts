@@ -19,9 +19,10 @@ import {
   type RechargeBody,
   type RechargeListQuery,
   UserType,
+  type V1Balance,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
-import { AppError } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, findManagedBalanceAccount, findManagedCustomer, visibleUsersWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
@@ -313,4 +314,14 @@ export async function balanceLog(deps: FinanceDeps, p: Principal, q: BalanceLogQ
   const { rows, total, totalAmount } = await listLog(deps.prisma, where, q);
   const operators = await operatorNames(deps.prisma, rows);
   return { list: rows.map((r) => toRow(r, operators)), total, totalAmount };
+}
+
+/** The caller's own balance in its tenant's currency (the developer API's GET /v1/balance). */
+export async function ownBalance(db: Db, userId: number): Promise<V1Balance> {
+  const u = await db.user.findUnique({
+    where: { id: userId },
+    select: { balance: true, tenant: { select: { currency: true } } },
+  });
+  if (!u) throw notFound("entity.user");
+  return { balance: formatMoney(u.balance), currency: u.tenant?.currency ?? "" };
 }

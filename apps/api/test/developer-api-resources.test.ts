@@ -1,0 +1,171 @@
+// The developer API's own resources (issue 18): with a secret key a customer lists its batches, cancels one not
+// yet sending (refunded whole), reads a batch's messages and one message by id, its balance, its ledger and its
+// prices. Another customer's batch or message answers 404 like a missing one; staff filters are refused; a key
+// without the scope a route needs answers 403 and changes nothing.
+import {
+  type ApiKeyCreated,
+  type BalanceLogList,
+  BalanceLogType,
+  type BatchList,
+  type BatchRow,
+  BatchStatus,
+  type RecipientList,
+  SendResult,
+  type UserProductPriceList,
+  type V1Balance,
+  type V1Message,
+} from "@switchboard/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Account, BatchFixtures, type BatchWorld, get, multiple, post } from "./batch-fixtures";
+import { createTestApp, type TestContext } from "./helpers";
+
+let t: TestContext;
+let fx: BatchFixtures;
+let w: BatchWorld;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new BatchFixtures(t);
+  w = await fx.world();
+});
+
+afterAll(async () => {
+  await fx.close();
+  await t.close();
+});
+
+/** A customer with the API on, some balance, and a key with the given scopes. */
+async function developer(scopes: string[] = ["send", "read"]): Promise<Account & { key: string }> {
+  const c = await fx.customer(w, "10.00");
+  await t.prisma.user.update({ where: { id: c.id }, data: { apiEnabled: true } });
+  const created = await post<ApiKeyCreated>(t, "/user/api-keys", c.token, { name: "server", scopes });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { ...c, key: created.body.data.secretKey };
+}
+
+const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+const v1Get = <T>(key: string, url: string, query: Record<string, string> = {}) =>
+  get<T>(t, url, undefined, query, auth(key));
+const v1Post = <T>(key: string, url: string, body: unknown = {}) => post<T>(t, url, undefined, body, auth(key));
+
+async function submit(key: string, numbers: string[], extra: Record<string, unknown> = {}) {
+  const res = await v1Post<{ batch: BatchRow }>(key, "/v1/messages", multiple(w, numbers, extra));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.batch;
+}
+
+describe("developer API resources", () => {
+  it("lists the customer's own batches with filters, and reads their messages and one message by id", async () => {
+    const a = await developer();
+    const other = await developer();
+    const first = await submit(a.key, ["+12025550101", "+12025550102"]);
+    const second = await submit(a.key, ["+12025550103"]);
+    const theirs = await submit(other.key, ["+12025550104"]);
+
+    const list = await v1Get<BatchList>(a.key, "/v1/batches");
+    expect(list.status).toBe(200);
+    expect(list.body.data.list.map((b) => b.id)).toEqual([second.id, first.id]);
+    expect(list.body.data.total).toBe(2);
+    const byId = await v1Get<BatchList>(a.key, "/v1/batches", { keyword: first.id, pageSize: "1" });
+    expect(byId.body.data.list.map((b) => b.id)).toEqual([first.id]);
+    const byStatus = await v1Get<BatchList>(a.key, "/v1/batches", { status: String(BatchStatus.SEND_FINISHED) });
+    expect(byStatus.body.data.list).toEqual([]);
+    // Staff filters are not part of /v1: refused, not silently widened or ignored.
+    const staffFilter = await v1Get(a.key, "/v1/batches", { userId: String(other.id) });
+    expect(staffFilter.status).toBe(400);
+
+    const messages = await v1Get<RecipientList>(a.key, `/v1/batches/${first.id}/messages`);
+    expect(messages.status).toBe(200);
+    expect(messages.body.data.total).toBe(2);
+    expect(messages.body.data.list.map((m) => [m.phone, m.sendResult, m.channelId])).toEqual([
+      ["+12025550101", SendResult.NOT_SENT, null],
+      ["+12025550102", SendResult.NOT_SENT, null],
+    ]);
+    const filtered = await v1Get<RecipientList>(a.key, `/v1/batches/${first.id}/messages`, { phone: "+12025550102" });
+    expect(filtered.body.data.list.map((m) => m.phone)).toEqual(["+12025550102"]);
+
+    const id = messages.body.data.list[0]!.id;
+    const one = await v1Get<V1Message>(a.key, `/v1/messages/${id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id, batchId: first.id, phone: "+12025550101", channelId: null });
+
+    // Another customer's batch and message answer like missing ones, in the request's language.
+    const theirMessages = await v1Get(a.key, `/v1/batches/${theirs.id}/messages`);
+    expect(theirMessages.status).toBe(404);
+    const theirMessage = await t.prisma.recipient.findFirstOrThrow({ where: { batchId: BigInt(theirs.id) } });
+    const notYours = await v1Get<unknown>(a.key, `/v1/messages/${theirMessage.id}`);
+    const missing = await v1Get<unknown>(a.key, "/v1/messages/999999999999");
+    expect([notYours.status, missing.status]).toEqual([404, 404]);
+    expect(notYours.body).toEqual(missing.body);
+    expect(JSON.stringify(notYours.body)).toContain("message");
+    expect((await v1Get(a.key, "/v1/messages/abc")).status).toBe(400);
+  });
+
+  it("cancels a batch not yet sending and refunds it whole; a sending one answers 409 and changes nothing", async () => {
+    const a = await developer();
+    const opening = await fx.balance(a.id);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await submit(a.key, ["+12025550111", "+12025550112"], { scheduledAt: later });
+    expect(await fx.balance(a.id)).toBeLessThan(opening);
+
+    const cancelled = await v1Post<BatchRow>(a.key, `/v1/batches/${scheduled.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data.status).toBe(BatchStatus.SEND_CANCELLED);
+    expect(await fx.balance(a.id)).toBe(opening);
+    const again = await v1Post(a.key, `/v1/batches/${scheduled.id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(await fx.balance(a.id)).toBe(opening);
+
+    const sending = await submit(a.key, ["+12025550113"]);
+    await fx.setStatus(sending.id, BatchStatus.SENDING);
+    const refused = await v1Post(a.key, `/v1/batches/${sending.id}/cancel`);
+    expect(refused.status).toBe(409);
+    expect((await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(sending.id) } })).status).toBe(
+      BatchStatus.SENDING,
+    );
+
+    // Another customer cannot cancel it: 404, nothing changes.
+    const b = await developer();
+    const mine = await submit(a.key, ["+12025550114"]);
+    expect((await v1Post(b.key, `/v1/batches/${mine.id}/cancel`)).status).toBe(404);
+    expect((await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(mine.id) } })).status).toBe(
+      BatchStatus.PENDING_SEND,
+    );
+    await fx.expectLedgersReplay();
+  });
+
+  it("answers the customer's balance, its ledger and its prices", async () => {
+    const a = await developer();
+    const balance = await v1Get<V1Balance>(a.key, "/v1/balance");
+    expect(balance.status).toBe(200);
+    expect(balance.body.data).toMatchObject({ balance: "10.0000" });
+    expect(typeof balance.body.data.currency).toBe("string");
+
+    const batch = await submit(a.key, ["+12025550121"]);
+    const logs = await v1Get<BalanceLogList>(a.key, "/v1/balance/logs");
+    expect(logs.status).toBe(200);
+    expect(logs.body.data.list.every((l) => l.userId === a.id)).toBe(true);
+    const consume = logs.body.data.list.find((l) => l.type === BalanceLogType.CONSUME);
+    expect(consume).toMatchObject({ batchId: batch.id, amount: `-${batch.cost}` });
+    expect((await v1Get<V1Balance>(a.key, "/v1/balance")).body.data.balance).toBe(consume!.balanceAfter);
+    expect((await v1Get(a.key, "/v1/balance/logs", { agentId: "1" })).status).toBe(400);
+
+    const prices = await v1Get<UserProductPriceList>(a.key, "/v1/prices");
+    expect(prices.status).toBe(200);
+    expect(prices.body.data.list.some((p) => p.productId === w.productId && p.countryCode === "US")).toBe(true);
+  });
+
+  it("needs the read scope for reads and the send scope to cancel", async () => {
+    const sendOnly = await developer(["send"]);
+    const readOnly = await developer(["read"]);
+    expect((await v1Get(sendOnly.key, "/v1/batches")).status).toBe(403);
+    expect((await v1Get(sendOnly.key, "/v1/balance")).status).toBe(403);
+    const batch = await submit(sendOnly.key, ["+12025550131"]);
+    const fromReader = await developer(["read"]);
+    expect((await v1Post(readOnly.key, `/v1/batches/${batch.id}/cancel`)).status).toBe(403);
+    expect((await v1Get(fromReader.key, "/v1/balance")).status).toBe(200);
+    expect((await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batch.id) } })).status).toBe(
+      BatchStatus.PENDING_SEND,
+    );
+  });
+});
