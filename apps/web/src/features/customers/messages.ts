@@ -2,7 +2,6 @@ import { defineMessages } from "../../lib/i18n";
 
 const zh = {
   "common.search": "搜索",
-  "common.reset": "重置",
   "common.keyword": "关键词",
   "common.all": "全部",
   "common.actions": "操作",
@@ -197,7 +196,6 @@ const zh = {
 
 const en: typeof zh = {
   "common.search": "Search",
-  "common.reset": "Reset",
   "common.keyword": "Keyword",
   "common.all": "All",
   "common.actions": "Actions",

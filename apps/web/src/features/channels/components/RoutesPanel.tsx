@@ -1,9 +1,9 @@
 import type { ChannelRouteItem } from "@switchboard/contracts";
 import { ActiveStatus, InterfaceAction, UserType } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Popconfirm, Select, Space, Table, Tag } from "antd";
+import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, ResetButton } from "../../../components/ListPage";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useAllProducts } from "../../products/api";
@@ -20,11 +20,8 @@ export function RoutesPanel() {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
-  const { filters, page, pageSize, setFilters, setPage, reset, params } = useUrlFilters<RouteFilters>([
-    "userId",
-    "productId",
-    "channelId",
-  ]);
+  const list = useUrlFilters<RouteFilters>(["userId", "productId", "channelId"]);
+  const { filters, setFilters, params } = list;
   const routes = useRoutes(params);
   const products = useAllProducts();
   const channels = useAllChannels();
@@ -48,121 +45,112 @@ export function RoutesPanel() {
 
   return (
     <div data-testid="routes-panel">
-      <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
-        <Space wrap>
-          <UserPicker
-            style={{ width: 220 }}
-            allowClear
-            type={UserType.USER}
-            types={CUSTOMER_ONLY}
-            placeholder={t("route.customer")}
-            value={filters.userId ? Number(filters.userId) : undefined}
-            knownLabel={customerLabel}
-            onChange={(id, u) => {
-              setCustomerLabel(u?.user);
-              setFilters({ userId: id === undefined ? undefined : String(id) });
-            }}
-            data-testid="routes-filter-customer"
-          />
-          <Select
-            aria-label={t("route.product")}
-            placeholder={t("route.product")}
-            allowClear
-            style={{ width: 200 }}
-            value={filters.productId}
-            options={(products.data?.list ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-            onChange={(v) => setFilters({ productId: v })}
-          />
-          <Select
-            aria-label={t("route.channel")}
-            placeholder={t("route.channel")}
-            allowClear
-            style={{ width: 220 }}
-            value={filters.channelId}
-            options={(channels.data?.list ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-            onChange={(v) => setFilters({ channelId: v })}
-          />
-          <Button onClick={reset}>{t("filter.reset")}</Button>
-        </Space>
-        <Button
-          type="primary"
-          onClick={() =>
-            setDialog({
-              userId: filters.userId ? Number(filters.userId) : undefined,
-              productId: filters.productId ? Number(filters.productId) : undefined,
-              channelId: filters.channelId ? Number(filters.channelId) : undefined,
-            })
-          }
-          data-testid="route-create"
-        >
-          {t("route.set")}
-        </Button>
-      </Space>
-      {routes.isError ? (
-        <LoadError error={routes.error} onRetry={() => routes.refetch()} />
-      ) : (
-        <Table<ChannelRouteItem>
-          rowKey="id"
-          loading={routes.isFetching}
-          dataSource={routes.data?.list ?? []}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("route.empty")} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: routes.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: setPage,
+      <ListToolbar
+        actions={
+          <Button
+            type="primary"
+            onClick={() =>
+              setDialog({
+                userId: filters.userId ? Number(filters.userId) : undefined,
+                productId: filters.productId ? Number(filters.productId) : undefined,
+                channelId: filters.channelId ? Number(filters.channelId) : undefined,
+              })
+            }
+            data-testid="route-create"
+          >
+            {t("route.set")}
+          </Button>
+        }
+      >
+        <UserPicker
+          style={{ width: 220 }}
+          allowClear
+          type={UserType.USER}
+          types={CUSTOMER_ONLY}
+          placeholder={t("route.customer")}
+          value={filters.userId ? Number(filters.userId) : undefined}
+          knownLabel={customerLabel}
+          onChange={(id, u) => {
+            setCustomerLabel(u?.user);
+            setFilters({ userId: id === undefined ? undefined : String(id) });
           }}
-          columns={[
-            { title: t("route.customer"), dataIndex: "username" },
-            {
-              title: t("route.product"),
-              dataIndex: "productName",
-              render: (n: string, r) => `${n} · ${t(`code.${r.productCode}` as "code.3000")}`,
-            },
-            {
-              title: t("route.country"),
-              dataIndex: "countryCode",
-              render: (c: string) => (c === "*" ? t("route.allCountries") : c),
-            },
-            {
-              title: t("route.channel"),
-              dataIndex: "channelName",
-              render: (n: string, r) => (
-                <Space>
-                  {n}
-                  {r.channelStatus !== ActiveStatus.NORMAL && <Tag color="orange">{t("route.channelPaused")}</Tag>}
-                </Space>
-              ),
-            },
-            {
-              title: t("route.updatedAt"),
-              dataIndex: "updatedAt",
-              render: (d: string) => dayjs(d).format("YYYY-MM-DD HH:mm"),
-            },
-            {
-              title: t("col.actions"),
-              key: "actions",
-              render: (_, r) => (
-                <Popconfirm
-                  title={
-                    r.countryCode === "*"
-                      ? t("route.confirmClearAll")
-                      : t("route.confirmClear", { country: r.countryCode })
-                  }
-                  okText={t("ok")}
-                  cancelText={t("cancel")}
-                  onConfirm={() => removeRoute(r)}
-                >
-                  <Button type="link" size="small" danger>
-                    {r.countryCode === "*" ? t("route.clearAll") : t("route.clear")}
-                  </Button>
-                </Popconfirm>
-              ),
-            },
-          ]}
+          data-testid="routes-filter-customer"
         />
-      )}
+        <Select
+          aria-label={t("route.product")}
+          placeholder={t("route.product")}
+          allowClear
+          style={{ width: 200 }}
+          value={filters.productId}
+          options={(products.data?.list ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+          onChange={(v) => setFilters({ productId: v })}
+        />
+        <Select
+          aria-label={t("route.channel")}
+          placeholder={t("route.channel")}
+          allowClear
+          style={{ width: 220 }}
+          value={filters.channelId}
+          options={(channels.data?.list ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+          onChange={(v) => setFilters({ channelId: v })}
+        />
+        <ResetButton onReset={list.reset} />
+      </ListToolbar>
+      <PagedTable<ChannelRouteItem>
+        query={routes}
+        paging={list}
+        empty={t("route.empty")}
+        simpleEmpty
+        showSizeChanger
+        columns={[
+          { title: t("route.customer"), dataIndex: "username" },
+          {
+            title: t("route.product"),
+            dataIndex: "productName",
+            render: (n: string, r) => `${n} · ${t(`code.${r.productCode}` as "code.3000")}`,
+          },
+          {
+            title: t("route.country"),
+            dataIndex: "countryCode",
+            render: (c: string) => (c === "*" ? t("route.allCountries") : c),
+          },
+          {
+            title: t("route.channel"),
+            dataIndex: "channelName",
+            render: (n: string, r) => (
+              <Space>
+                {n}
+                {r.channelStatus !== ActiveStatus.NORMAL && <Tag color="orange">{t("route.channelPaused")}</Tag>}
+              </Space>
+            ),
+          },
+          {
+            title: t("route.updatedAt"),
+            dataIndex: "updatedAt",
+            render: (d: string) => dayjs(d).format("YYYY-MM-DD HH:mm"),
+          },
+          {
+            title: t("col.actions"),
+            key: "actions",
+            render: (_, r) => (
+              <Popconfirm
+                title={
+                  r.countryCode === "*"
+                    ? t("route.confirmClearAll")
+                    : t("route.confirmClear", { country: r.countryCode })
+                }
+                okText={t("ok")}
+                cancelText={t("cancel")}
+                onConfirm={() => removeRoute(r)}
+              >
+                <Button type="link" size="small" danger>
+                  {r.countryCode === "*" ? t("route.clearAll") : t("route.clear")}
+                </Button>
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
       {dialog && <RouteFormModal initial={dialog} customerLabel={customerLabel} onClose={() => setDialog(null)} />}
     </div>
   );

@@ -1,28 +1,16 @@
 import { DownOutlined } from "@ant-design/icons";
 import type { ChannelItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import {
-  App,
-  Button,
-  Dropdown,
-  Empty,
-  Input,
-  Popconfirm,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tabs,
-  Tag,
-} from "antd";
+import { App, Button, Dropdown, Popconfirm, Select, Space, type TableColumnsType, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useColumnChoice } from "../../../components/ColumnChooser";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useTenantColumn } from "../../../components/tenant-column";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
+import { useSearchParamSetter } from "../../../hooks/use-url-filters";
 import { useChannelMutation, useChannels } from "../api";
 import { DefaultChannelModal, TestChannelModal, TransferModal } from "../components/ChannelActionModals";
 import { ChannelFormModal } from "../components/ChannelFormModal";
@@ -40,13 +28,8 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
-  const { filters, page, pageSize, setFilters, setPage, reset, params } = useUrlFilters<ChannelFilters>([
-    "productCode",
-    "kind",
-    "status",
-    "keyword",
-  ]);
-  const [keyword, setKeyword] = useState(filters.keyword ?? "");
+  const list = useListFilters<ChannelFilters>(["productCode", "kind", "status", "keyword"]);
+  const { filters, setFilters, params } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const channels = useChannels(params);
   const status = useChannelMutation<{ id: number; status: number }>("/channel/status");
@@ -164,85 +147,61 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
 
   return (
     <div data-testid="channels-panel">
-      <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
-        <Space wrap>
-          <Select
-            aria-label={t("filter.product")}
-            placeholder={t("filter.product")}
-            allowClear
-            style={{ width: 140 }}
-            value={filters.productCode}
-            options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
-            onChange={(v) => setFilters({ productCode: v })}
-            data-testid="channels-filter-product"
-          />
-          <Select
-            aria-label={t("filter.kind")}
-            placeholder={t("filter.kind")}
-            allowClear
-            style={{ width: 140 }}
-            value={filters.kind}
-            options={CHANNEL_KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
-            onChange={(v) => setFilters({ kind: v })}
-            data-testid="channels-filter-kind"
-          />
-          <Select
-            aria-label={t("filter.status")}
-            placeholder={t("filter.status")}
-            allowClear
-            style={{ width: 120 }}
-            value={filters.status}
-            options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
-            onChange={(v) => setFilters({ status: v })}
-            data-testid="channels-filter-status"
-          />
-          <Input.Search
-            aria-label={t("filter.keyword")}
-            placeholder={t("filter.keyword")}
-            allowClear
-            value={keyword}
-            onChange={(e) => setKeyword(e.target.value)}
-            onSearch={(v) => setFilters({ keyword: v.trim() })}
-            style={{ width: 200 }}
-          />
-          <Button
-            onClick={() => {
-              setKeyword("");
-              reset();
-            }}
-          >
-            {t("filter.reset")}
-          </Button>
-        </Space>
-        <Space>
-          {choice.chooser}
-          <Button onClick={() => setDialog({ kind: "transfer" })} data-testid="channel-transfer">
-            {t("action.transfer")}
-          </Button>
-          <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="channel-create">
-            {t("action.create")}
-          </Button>
-        </Space>
-      </Space>
-      {channels.isError ? (
-        <LoadError error={channels.error} onRetry={() => channels.refetch()} />
-      ) : (
-        <Table<ChannelItem>
-          rowKey="id"
-          loading={channels.isFetching}
-          dataSource={channels.data?.list ?? []}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("empty.channels")} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: channels.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: setPage,
-          }}
-          onRow={(c) => ({ "data-testid": `channel-row-${c.name}` }) as object}
-          columns={choice.columns}
+      <ListToolbar
+        actions={
+          <>
+            {choice.chooser}
+            <Button onClick={() => setDialog({ kind: "transfer" })} data-testid="channel-transfer">
+              {t("action.transfer")}
+            </Button>
+            <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="channel-create">
+              {t("action.create")}
+            </Button>
+          </>
+        }
+      >
+        <Select
+          aria-label={t("filter.product")}
+          placeholder={t("filter.product")}
+          allowClear
+          style={{ width: 140 }}
+          value={filters.productCode}
+          options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
+          onChange={(v) => setFilters({ productCode: v })}
+          data-testid="channels-filter-product"
         />
-      )}
+        <Select
+          aria-label={t("filter.kind")}
+          placeholder={t("filter.kind")}
+          allowClear
+          style={{ width: 140 }}
+          value={filters.kind}
+          options={CHANNEL_KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
+          onChange={(v) => setFilters({ kind: v })}
+          data-testid="channels-filter-kind"
+        />
+        <Select
+          aria-label={t("filter.status")}
+          placeholder={t("filter.status")}
+          allowClear
+          style={{ width: 120 }}
+          value={filters.status}
+          options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+          onChange={(v) => setFilters({ status: v })}
+          data-testid="channels-filter-status"
+        />
+        <SearchBox search={list.search} placeholder={t("filter.keyword")} width={200} />
+        <ResetButton onReset={list.reset} />
+      </ListToolbar>
+      <PagedTable<ChannelItem>
+        query={channels}
+        paging={list}
+        empty={t("empty.channels")}
+        simpleEmpty
+        showSizeChanger
+        onRow={(c) => ({ "data-testid": `channel-row-${c.name}` }) as object}
+        columns={choice.columns}
+      />
       {dialog?.kind === "create" && <ChannelFormModal onClose={() => setDialog(null)} />}
       {dialog?.kind === "edit" && <ChannelFormModal item={dialog.channel} onClose={() => setDialog(null)} />}
       {dialog?.kind === "test" && <TestChannelModal channel={dialog.channel} onClose={() => setDialog(null)} />}

@@ -3,6 +3,7 @@ import { Alert, Button, DatePicker, Flex, Form, Result, Space, Table, type Table
 import dayjs, { type Dayjs } from "dayjs";
 import type { ReactNode } from "react";
 import { useColumnChoice } from "../../../components/ColumnChooser";
+import { ResetButton } from "../../../components/ListPage";
 import { useTenantColumn } from "../../../components/tenant-column";
 import type { FilterValues, UrlFilters } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
@@ -158,7 +159,7 @@ export function FilterForm({ filters, onSearch, onReset, withRange, children, te
           <Button type="primary" htmlType="submit" data-testid={testId ? `${testId}-submit` : undefined}>
             {t("common.search")}
           </Button>
-          <Button onClick={onReset}>{t("common.reset")}</Button>
+          <ResetButton onReset={onReset} />
         </Space>
       </Form.Item>
     </Form>

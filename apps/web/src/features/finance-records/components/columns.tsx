@@ -1,8 +1,8 @@
 import type { BalanceLogRow } from "@switchboard/contracts";
 import type { TableColumnsType } from "antd";
-import { Typography } from "antd";
+import { Table, Typography } from "antd";
 import dayjs from "dayjs";
-import { formatMoney } from "../../../lib/format";
+import { formatMoney, formatNumber } from "../../../lib/format";
 import type { messages } from "../messages";
 
 type T = ReturnType<typeof messages.useT>;
@@ -46,4 +46,25 @@ export function baseColumns<R extends BalanceLogRow>(t: T): TableColumnsType<R> 
       render: (v: string) => formatMoney(v),
     },
   ];
+}
+
+/**
+ * The totals row under a record table (its `summary`): the number of records under the first two columns and the
+ * sum of their amounts under the amount column (the third of `columnCount`).
+ */
+export function totalsRow(t: T, data: { total: number; totalAmount: string } | undefined, columnCount: number) {
+  if (!data || data.total === 0) return null;
+  return (
+    <Table.Summary.Row>
+      <Table.Summary.Cell index={0} colSpan={2}>
+        {t("total", { count: formatNumber(data.total) })}
+      </Table.Summary.Cell>
+      <Table.Summary.Cell index={2} align="right">
+        <span data-testid="records-total">
+          <SignedAmount value={data.totalAmount} />
+        </span>
+      </Table.Summary.Cell>
+      <Table.Summary.Cell index={3} colSpan={columnCount - 3} />
+    </Table.Summary.Row>
+  );
 }

@@ -1,14 +1,12 @@
-import type { BalanceLogList, BalanceLogRow } from "@switchboard/contracts";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, Input, Space, Table } from "antd";
-import { type ReactNode, useEffect, useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import type { BalanceLogRow } from "@switchboard/contracts";
+import type { TableColumnsType } from "antd";
+import type { ReactNode } from "react";
+import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
-import { api } from "../../../lib/api";
-import { formatNumber } from "../../../lib/format";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { useCurrentRoute } from "../../../routes/route-context";
-import { baseColumns, SignedAmount } from "../components/columns";
+import { useRechargeRecords } from "../api";
+import { baseColumns, totalsRow } from "../components/columns";
 import { DateRangeFilter, dateRangeParams } from "../components/DateRangeFilter";
 import { messages } from "../messages";
 
@@ -21,68 +19,38 @@ type Filters = { from?: string; to?: string; keyword?: string };
 export default function RechargeRecordsPage({ extra }: { extra?: ReactNode } = {}) {
   const t = messages.useT();
   const type = useCurrentRoute().node.meta?.type === "deduct" ? "deduct" : "add";
-  const { filters, page, pageSize, setFilters, setPage, reset } = useUrlFilters<Filters>(["from", "to", "keyword"]);
-  const [keyword, setKeyword] = useState(filters.keyword ?? "");
-  useEffect(() => setKeyword(filters.keyword ?? ""), [filters.keyword]);
-
-  const params = { type, page, pageSize, keyword: filters.keyword, ...dateRangeParams(filters) };
-  const query = useQuery({
-    queryKey: ["finance-records", "recharge", params],
-    queryFn: ({ signal }) => api.get<BalanceLogList>("/finance/recharge/list", { signal, params }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useListFilters<Filters>(["from", "to", "keyword"]);
+  const { filters, page, pageSize, setFilters } = list;
+  const query = useRechargeRecords({ type, page, pageSize, keyword: filters.keyword, ...dateRangeParams(filters) });
+  const columns: TableColumnsType<BalanceLogRow> = [
+    ...baseColumns<BalanceLogRow>(t),
+    { title: t("col.operator"), dataIndex: "operator", key: "operator", render: (v) => v ?? t("system") },
+    { title: t("col.remark"), dataIndex: "remark", key: "remark", render: (v) => v ?? "-" },
+  ];
 
   return (
     <PageContainer extra={extra}>
-      <Space wrap style={{ marginBottom: 16 }}>
+      <ListToolbar>
         <DateRangeFilter from={filters.from} to={filters.to} onChange={(r) => setFilters(r)} />
-        <Input.Search
-          aria-label={t("filter.keyword")}
+        <SearchBox
+          search={list.search}
           placeholder={t("filter.keyword")}
-          value={keyword}
           maxLength={64}
-          allowClear
-          onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(v) => setFilters({ keyword: v.trim() || undefined })}
-          style={{ width: 240 }}
-          data-testid="filter-keyword"
+          width={240}
+          testId="filter-keyword"
         />
-        <Button onClick={reset}>{t("filter.reset")}</Button>
-      </Space>
-      {query.isError ? (
-        <LoadError error={query.error} onRetry={() => query.refetch()} />
-      ) : (
-        <Table<BalanceLogRow>
-          data-testid="recharge-records"
-          size="small"
-          rowKey="id"
-          loading={query.isFetching}
-          dataSource={query.data?.list ?? []}
-          locale={{ emptyText: t("empty") }}
-          scroll={{ x: 800 }}
-          pagination={{ current: page, pageSize, total: query.data?.total ?? 0, onChange: setPage }}
-          columns={[
-            ...baseColumns<BalanceLogRow>(t),
-            { title: t("col.operator"), dataIndex: "operator", key: "operator", render: (v) => v ?? t("system") },
-            { title: t("col.remark"), dataIndex: "remark", key: "remark", render: (v) => v ?? "-" },
-          ]}
-          summary={() =>
-            query.data && query.data.total > 0 ? (
-              <Table.Summary.Row>
-                <Table.Summary.Cell index={0} colSpan={2}>
-                  {t("total", { count: formatNumber(query.data.total) })}
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={2} align="right">
-                  <span data-testid="records-total">
-                    <SignedAmount value={query.data.totalAmount} />
-                  </span>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={3} colSpan={3} />
-              </Table.Summary.Row>
-            ) : null
-          }
-        />
-      )}
+        <ResetButton onReset={list.reset} />
+      </ListToolbar>
+      <PagedTable<BalanceLogRow>
+        data-testid="recharge-records"
+        size="small"
+        query={query}
+        paging={list}
+        locale={{ emptyText: t("empty") }}
+        scroll={{ x: 800 }}
+        columns={columns}
+        summary={() => totalsRow(t, query.data, columns.length)}
+      />
     </PageContainer>
   );
 }

@@ -1,12 +1,12 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { type NoticeRow, NoticeStatus } from "@switchboard/contracts";
-import { App, Button, Empty, Flex, Input, Popconfirm, Select, Space, Table, type TableProps, Tag } from "antd";
+import { App, Button, Flex, Popconfirm, Select, Space, type TableProps, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { useDeleteNotice, useManagedNotices, usePublishNotice, useWithdrawNotice } from "../api/notice-api";
 import { NoticeFormModal } from "../components/NoticeFormModal";
 import { messages } from "../messages";
@@ -18,10 +18,8 @@ export default function NoticeManagePage() {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
-  const { filters, page, pageSize, setFilters, setPage, params } = useUrlFilters<{
-    keyword?: string;
-    status?: string;
-  }>(["keyword", "status"]);
+  const list = useListFilters<{ keyword?: string; status?: string }>(["keyword", "status"]);
+  const { filters, pageSize, setFilters, setPage, params } = list;
   const query = useManagedNotices(params);
   const publish = usePublishNotice();
   const withdraw = useWithdrawNotice();
@@ -113,14 +111,7 @@ export default function NoticeManagePage() {
     >
       <Flex vertical gap={16}>
         <Flex gap={8} wrap>
-          <Input.Search
-            allowClear
-            defaultValue={filters.keyword}
-            placeholder={t("list.search")}
-            aria-label={t("list.search")}
-            onSearch={(keyword) => setFilters({ keyword: keyword.trim() || undefined })}
-            style={{ maxWidth: 320 }}
-          />
+          <SearchBox search={list.search} placeholder={t("list.search")} style={{ maxWidth: 320 }} />
           <Select
             allowClear
             placeholder={t("manage.allStatus")}
@@ -134,30 +125,15 @@ export default function NoticeManagePage() {
             ]}
           />
         </Flex>
-        {query.isError ? (
-          <LoadError
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            retrying={query.isFetching}
-            testId="notice-retry"
-          />
-        ) : (
-          <Table<NoticeRow>
-            rowKey="id"
-            data-testid="notice-table"
-            columns={columns}
-            dataSource={query.data?.list ?? []}
-            loading={query.isFetching}
-            locale={{ emptyText: <Empty description={t("manage.empty")} /> }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: query.data?.total ?? 0,
-              showTotal: (total) => t("list.total", { total }),
-              onChange: (next, size) => setPage(next, size),
-            }}
-          />
-        )}
+        <PagedTable<NoticeRow>
+          data-testid="notice-table"
+          columns={columns}
+          query={query}
+          paging={list}
+          empty={t("manage.empty")}
+          retryTestId="notice-retry"
+          showTotal={(total) => t("list.total", { total })}
+        />
       </Flex>
       <NoticeFormModal
         open={form.open}

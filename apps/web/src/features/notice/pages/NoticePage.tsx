@@ -1,10 +1,11 @@
-import { Button, Empty, Flex, Input, Pagination, Skeleton, Typography } from "antd";
+import { Button, Empty, Flex, Pagination, Skeleton, Typography } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
+import { SearchBox } from "../../../components/ListPage";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { useNoticeList } from "../api/notice-api";
 import { NoticeReader } from "../components/NoticeReader";
 import { messages } from "../messages";
@@ -12,7 +13,7 @@ import { messages } from "../messages";
 /** /app/notice and /user/notice: the published notices of the customer's tenant, newest first; one opens to be read. */
 export default function NoticePage() {
   const t = messages.useT();
-  const { filters, page, pageSize, setFilters, setPage, params } = useUrlFilters<{ keyword?: string }>(["keyword"]);
+  const { page, pageSize, setPage, params, search: searchBox } = useListFilters<{ keyword?: string }>(["keyword"]);
   const query = useNoticeList(params);
   // ?id= opens one notice at once (the homes link their latest notices so).
   const [search] = useSearchParams();
@@ -21,15 +22,7 @@ export default function NoticePage() {
   return (
     <PageContainer>
       <Flex vertical gap={16}>
-        <Input.Search
-          allowClear
-          defaultValue={filters.keyword}
-          placeholder={t("list.search")}
-          aria-label={t("list.search")}
-          onSearch={(keyword) => setFilters({ keyword: keyword.trim() || undefined })}
-          style={{ maxWidth: 360 }}
-          data-testid="notice-search"
-        />
+        <SearchBox search={searchBox} placeholder={t("list.search")} style={{ maxWidth: 360 }} testId="notice-search" />
         {query.isPending && <Skeleton active />}
         {query.isError && (
           <LoadError

@@ -1,13 +1,14 @@
 import type { ProductItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Empty, Input, Popconfirm, Select, Space, Table, Tabs, Tag } from "antd";
+import { App, Button, Popconfirm, Select, Space, Tabs, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useSearchParamSetter, useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
+import { useSearchParamSetter } from "../../../hooks/use-url-filters";
 import { useProductMutation, useProducts } from "../api";
 import { useScopeSummary } from "../components/CountryScopeFields";
 import { PricesPanel } from "../components/PricesPanel";
@@ -21,12 +22,8 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
-  const { filters, page, pageSize, setFilters, setPage, reset, params } = useUrlFilters<ProductFilters>([
-    "code",
-    "status",
-    "keyword",
-  ]);
-  const [keyword, setKeyword] = useState(filters.keyword ?? "");
+  const list = useListFilters<ProductFilters>(["code", "status", "keyword"]);
+  const { filters, setFilters, params } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const products = useProducts(params);
   const status = useProductMutation<{ id: number; status: number }>("/product/status");
@@ -40,132 +37,106 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
 
   return (
     <div data-testid="products-panel">
-      <Space wrap style={{ marginBottom: 16, width: "100%", justifyContent: "space-between" }}>
-        <Space wrap>
-          <Select
-            aria-label={t("filter.code")}
-            placeholder={t("filter.code")}
-            allowClear
-            style={{ width: 140 }}
-            value={filters.code}
-            options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
-            onChange={(v) => setFilters({ code: v })}
-          />
-          <Select
-            aria-label={t("filter.status")}
-            placeholder={t("filter.status")}
-            allowClear
-            style={{ width: 120 }}
-            value={filters.status}
-            options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
-            onChange={(v) => setFilters({ status: v })}
-          />
-          <Input.Search
-            aria-label={t("filter.keyword")}
-            placeholder={t("filter.keyword")}
-            allowClear
-            value={keyword}
-            onChange={(e) => setKeyword(e.target.value)}
-            onSearch={(v) => setFilters({ keyword: v.trim() })}
-            style={{ width: 220 }}
-          />
-          <Button
-            onClick={() => {
-              setKeyword("");
-              reset();
-            }}
-          >
-            {t("filter.reset")}
+      <ListToolbar
+        actions={
+          <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="product-create">
+            {t("action.create")}
           </Button>
-        </Space>
-        <Button type="primary" onClick={() => setDialog({ kind: "create" })} data-testid="product-create">
-          {t("action.create")}
-        </Button>
-      </Space>
-      {products.isError ? (
-        <LoadError error={products.error} onRetry={() => products.refetch()} />
-      ) : (
-        <Table<ProductItem>
-          rowKey="id"
-          loading={products.isFetching}
-          dataSource={products.data?.list ?? []}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("empty.products")} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: products.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: setPage,
-          }}
-          columns={[
-            { title: t("col.name"), dataIndex: "name" },
-            {
-              title: t("col.code"),
-              dataIndex: "code",
-              render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
-            },
-            { title: t("col.category"), dataIndex: "category" },
-            {
-              title: t("col.countries"),
-              key: "countries",
-              render: (_, p) => (
-                <span title={p.countryCodes.join(", ")}>{summary(p.countryScope, p.countryCodes)}</span>
-              ),
-            },
-            {
-              title: t("col.defaultChannel"),
-              dataIndex: "defaultChannelName",
-              render: (n?: string | null) => n ?? t("none"),
-            },
-            {
-              title: t("col.status"),
-              dataIndex: "status",
-              render: (s: number) => (
-                <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
-              ),
-            },
-            {
-              title: t("col.updatedAt"),
-              dataIndex: "updatedAt",
-              render: (d: string) => dayjs(d).format("YYYY-MM-DD HH:mm"),
-            },
-            {
-              title: t("col.actions"),
-              key: "actions",
-              fixed: "right",
-              render: (_, p) => (
-                <Space size={0} wrap>
-                  <Button type="link" size="small" onClick={() => setDialog({ kind: "edit", product: p })}>
-                    {t("action.edit")}
-                  </Button>
-                  <Button type="link" size="small" onClick={() => setDialog({ kind: "countries", product: p })}>
-                    {t("action.countries")}
-                  </Button>
-                  <Button type="link" size="small" onClick={() => onPrices(p)} data-testid={`product-prices-${p.id}`}>
-                    {t("action.prices")}
-                  </Button>
-                  {p.status === ActiveStatus.NORMAL ? (
-                    <Popconfirm
-                      title={t("confirm.pause")}
-                      okText={t("ok")}
-                      cancelText={t("cancel")}
-                      onConfirm={() => changeStatus(p, ActiveStatus.PAUSED)}
-                    >
-                      <Button type="link" size="small" danger>
-                        {t("action.pause")}
-                      </Button>
-                    </Popconfirm>
-                  ) : (
-                    <Button type="link" size="small" onClick={() => changeStatus(p, ActiveStatus.NORMAL)}>
-                      {t("action.resume")}
-                    </Button>
-                  )}
-                </Space>
-              ),
-            },
-          ]}
+        }
+      >
+        <Select
+          aria-label={t("filter.code")}
+          placeholder={t("filter.code")}
+          allowClear
+          style={{ width: 140 }}
+          value={filters.code}
+          options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
+          onChange={(v) => setFilters({ code: v })}
         />
-      )}
+        <Select
+          aria-label={t("filter.status")}
+          placeholder={t("filter.status")}
+          allowClear
+          style={{ width: 120 }}
+          value={filters.status}
+          options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
+          onChange={(v) => setFilters({ status: v })}
+        />
+        <SearchBox search={list.search} placeholder={t("filter.keyword")} width={220} />
+        <ResetButton onReset={list.reset} />
+      </ListToolbar>
+      <PagedTable<ProductItem>
+        query={products}
+        paging={list}
+        empty={t("empty.products")}
+        simpleEmpty
+        showSizeChanger
+        columns={[
+          { title: t("col.name"), dataIndex: "name" },
+          {
+            title: t("col.code"),
+            dataIndex: "code",
+            render: (c: number) => <Tag>{t(`code.${c}` as "code.3000")}</Tag>,
+          },
+          { title: t("col.category"), dataIndex: "category" },
+          {
+            title: t("col.countries"),
+            key: "countries",
+            render: (_, p) => <span title={p.countryCodes.join(", ")}>{summary(p.countryScope, p.countryCodes)}</span>,
+          },
+          {
+            title: t("col.defaultChannel"),
+            dataIndex: "defaultChannelName",
+            render: (n?: string | null) => n ?? t("none"),
+          },
+          {
+            title: t("col.status"),
+            dataIndex: "status",
+            render: (s: number) => (
+              <Tag color={s === ActiveStatus.NORMAL ? "green" : "orange"}>{t(`status.${s}` as "status.1")}</Tag>
+            ),
+          },
+          {
+            title: t("col.updatedAt"),
+            dataIndex: "updatedAt",
+            render: (d: string) => dayjs(d).format("YYYY-MM-DD HH:mm"),
+          },
+          {
+            title: t("col.actions"),
+            key: "actions",
+            fixed: "right",
+            render: (_, p) => (
+              <Space size={0} wrap>
+                <Button type="link" size="small" onClick={() => setDialog({ kind: "edit", product: p })}>
+                  {t("action.edit")}
+                </Button>
+                <Button type="link" size="small" onClick={() => setDialog({ kind: "countries", product: p })}>
+                  {t("action.countries")}
+                </Button>
+                <Button type="link" size="small" onClick={() => onPrices(p)} data-testid={`product-prices-${p.id}`}>
+                  {t("action.prices")}
+                </Button>
+                {p.status === ActiveStatus.NORMAL ? (
+                  <Popconfirm
+                    title={t("confirm.pause")}
+                    okText={t("ok")}
+                    cancelText={t("cancel")}
+                    onConfirm={() => changeStatus(p, ActiveStatus.PAUSED)}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t("action.pause")}
+                    </Button>
+                  </Popconfirm>
+                ) : (
+                  <Button type="link" size="small" onClick={() => changeStatus(p, ActiveStatus.NORMAL)}>
+                    {t("action.resume")}
+                  </Button>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       {dialog?.kind === "create" && <ProductFormModal onClose={() => setDialog(null)} />}
       {dialog?.kind === "edit" && <ProductFormModal product={dialog.product} onClose={() => setDialog(null)} />}
       {dialog?.kind === "countries" && (

@@ -1,10 +1,10 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Empty, Input, Space, Table, Tabs, Tag } from "antd";
+import { Button, Tabs, Tag } from "antd";
 import { useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { formatMoney } from "../../../lib/format";
 import { listAccounts, settingsKeys, type UserRow } from "../api";
 import { CreateAdminModal } from "../components/CreateAdminModal";
@@ -17,15 +17,12 @@ export default function AccountsPage() {
   const t = messages.useT();
   const scope = useTenantScope();
   const queryClient = useQueryClient();
-  const { filters, setFilters, page, pageSize, setPage, params } = useUrlFilters<{ type?: string; keyword?: string }>([
-    "type",
-    "keyword",
-  ]);
+  const list = useListFilters<{ type?: string; keyword?: string }>(["type", "keyword"]);
+  const { filters, setFilters, params } = list;
   const type = filters.type === "2" ? "2" : "1";
   const listParams = { ...params, type };
-  const [keyword, setKeyword] = useState(filters.keyword ?? "");
   const [creating, setCreating] = useState(false);
-  const list = useQuery({
+  const accounts = useQuery({
     queryKey: settingsKeys.accounts(listParams),
     queryFn: ({ signal }) => listAccounts(listParams, signal),
     placeholderData: keepPreviousData,
@@ -41,16 +38,8 @@ export default function AccountsPage() {
           { key: "2", label: t("account.agents") },
         ]}
       />
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          placeholder={t("account.keyword")}
-          aria-label={t("account.keyword")}
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(v) => setFilters({ keyword: v.trim() })}
-          style={{ width: 280 }}
-        />
+      <ListToolbar marginBottom={12}>
+        <SearchBox search={list.search} placeholder={t("account.keyword")} width={280} />
         {type === "1" && (
           <Button
             type="primary"
@@ -62,55 +51,44 @@ export default function AccountsPage() {
             {t("account.create")}
           </Button>
         )}
-      </Space>
-      {list.isError ? (
-        <LoadError error={list.error} onRetry={() => list.refetch()} />
-      ) : (
-        <Table<UserRow>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          data-testid="account-table"
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage(p, size),
-          }}
-          columns={[
-            { title: t("account.username"), dataIndex: "user" },
-            ...(scope.isSuper
-              ? [
-                  {
-                    title: t("tenant.label"),
-                    dataIndex: "tenantId",
-                    // Across every tenant the list names each account's tenant; else its id.
-                    render: (id: number | null, row: UserRow) => row.tenantName ?? id ?? "-",
-                  },
-                ]
-              : []),
-            { title: t("account.nickname"), dataIndex: "nickname", render: (v: string | null) => v ?? "-" },
-            { title: t("account.email"), dataIndex: "email", render: (v: string | null) => v ?? "-" },
-            { title: t("account.phone"), dataIndex: "phone", render: (v: string | null) => v ?? "-" },
-            ...(type === "2"
-              ? [{ title: t("account.balance"), dataIndex: "balance", render: (v: string) => formatMoney(v) }]
-              : []),
-            {
-              title: t("common.status"),
-              dataIndex: "status",
-              render: (v: number) => <Tag color={v === 1 ? "green" : "red"}>{t(`status.${v}` as "status.1")}</Tag>,
-            },
-            {
-              title: t("account.lastLogin"),
-              dataIndex: "lastLoginAt",
-              render: (v: string | null) => formatDateTime(v),
-            },
-            { title: t("common.createdAt"), dataIndex: "createdAt", render: (v: string) => formatDateTime(v) },
-          ]}
-        />
-      )}
+      </ListToolbar>
+      <PagedTable<UserRow>
+        query={accounts}
+        paging={list}
+        data-testid="account-table"
+        simpleEmpty
+        showSizeChanger
+        columns={[
+          { title: t("account.username"), dataIndex: "user" },
+          ...(scope.isSuper
+            ? [
+                {
+                  title: t("tenant.label"),
+                  dataIndex: "tenantId",
+                  // Across every tenant the list names each account's tenant; else its id.
+                  render: (id: number | null, row: UserRow) => row.tenantName ?? id ?? "-",
+                },
+              ]
+            : []),
+          { title: t("account.nickname"), dataIndex: "nickname", render: (v: string | null) => v ?? "-" },
+          { title: t("account.email"), dataIndex: "email", render: (v: string | null) => v ?? "-" },
+          { title: t("account.phone"), dataIndex: "phone", render: (v: string | null) => v ?? "-" },
+          ...(type === "2"
+            ? [{ title: t("account.balance"), dataIndex: "balance", render: (v: string) => formatMoney(v) }]
+            : []),
+          {
+            title: t("common.status"),
+            dataIndex: "status",
+            render: (v: number) => <Tag color={v === 1 ? "green" : "red"}>{t(`status.${v}` as "status.1")}</Tag>,
+          },
+          {
+            title: t("account.lastLogin"),
+            dataIndex: "lastLoginAt",
+            render: (v: string | null) => formatDateTime(v),
+          },
+          { title: t("common.createdAt"), dataIndex: "createdAt", render: (v: string) => formatDateTime(v) },
+        ]}
+      />
       {creating && !scope.missing && (
         <CreateAdminModal
           tenantId={scope.tenantId}

@@ -1,26 +1,27 @@
 import { SMS_TEMPLATE_SCENE_NAMES, SMS_TEMPLATE_SCENES } from "@switchboard/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Button, DatePicker, Empty, Input, Select, Space, Table, Tag } from "antd";
+import { DatePicker, Select, Tag } from "antd";
 import dayjs from "dayjs";
-import { useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import { listRecords, type SmsRecordRow, settingsKeys, type TenantParam } from "../api";
 import { ChooseTenant, useTenantScope } from "../components/TenantScope";
 import { formatDateTime } from "../format";
 import { messages } from "../messages";
 
+type RecordFilters = { phone?: string; status?: string; scene?: string; from?: string; to?: string };
+
+/** A phone number as typed in the search box: digits and "+" only. */
+const phoneText = (text: string) => text.replace(/[^\d+]/g, "");
+
 function RecordList({ tenantId }: { tenantId: TenantParam }) {
   const t = messages.useT();
-  const { filters, setFilters, page, pageSize, setPage, reset, params } = useUrlFilters<{
-    phone?: string;
-    status?: string;
-    scene?: string;
-    from?: string;
-    to?: string;
-  }>(["phone", "status", "scene", "from", "to"]);
-  const [phone, setPhone] = useState(filters.phone ?? "");
+  const records = useListFilters<RecordFilters>(["phone", "status", "scene", "from", "to"], {
+    searchKey: "phone",
+    clean: phoneText,
+  });
+  const { filters, setFilters, params } = records;
   const list = useQuery({
     queryKey: settingsKeys.records(tenantId, params),
     queryFn: ({ signal }) => listRecords(tenantId, params, signal),
@@ -31,15 +32,12 @@ function RecordList({ tenantId }: { tenantId: TenantParam }) {
 
   return (
     <>
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
+      <ListToolbar marginBottom={12}>
+        <SearchBox
+          search={records.search}
           placeholder={t("record.phone.placeholder")}
-          aria-label={t("record.phone")}
-          value={phone}
-          onChange={(e) => setPhone(e.target.value.replace(/[^\d+]/g, ""))}
-          onSearch={(v) => setFilters({ phone: v.trim() })}
-          style={{ width: 200 }}
+          label={t("record.phone")}
+          width={200}
           maxLength={16}
         />
         <Select
@@ -69,47 +67,30 @@ function RecordList({ tenantId }: { tenantId: TenantParam }) {
             })
           }
         />
-        <Button
-          onClick={() => {
-            setPhone("");
-            reset();
-          }}
-        >
-          {t("common.reset")}
-        </Button>
-      </Space>
-      {list.isError ? (
-        <LoadError error={list.error} onRetry={() => list.refetch()} />
-      ) : (
-        <Table<SmsRecordRow>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          data-testid="record-table"
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("record.empty")} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage(p, size),
-          }}
-          columns={[
-            { title: t("record.phone"), dataIndex: "phone" },
-            { title: t("record.template"), dataIndex: "templateName", render: (v: string | null) => v ?? "-" },
-            { title: t("template.scene"), dataIndex: "scene", render: (v: string | null) => sceneLabel(v) },
-            {
-              title: t("common.status"),
-              dataIndex: "status",
-              render: (v: number) => (
-                <Tag color={v === 1 ? "green" : "red"}>{t(`record.status.${v}` as "record.status.1")}</Tag>
-              ),
-            },
-            { title: t("record.errorCode"), dataIndex: "errorCode", render: (v: string | null) => v ?? "-" },
-            { title: t("record.sentAt"), dataIndex: "createdAt", render: (v: string) => formatDateTime(v) },
-          ]}
-        />
-      )}
+        <ResetButton onReset={records.reset} />
+      </ListToolbar>
+      <PagedTable<SmsRecordRow>
+        query={list}
+        paging={records}
+        data-testid="record-table"
+        empty={t("record.empty")}
+        simpleEmpty
+        showSizeChanger
+        columns={[
+          { title: t("record.phone"), dataIndex: "phone" },
+          { title: t("record.template"), dataIndex: "templateName", render: (v: string | null) => v ?? "-" },
+          { title: t("template.scene"), dataIndex: "scene", render: (v: string | null) => sceneLabel(v) },
+          {
+            title: t("common.status"),
+            dataIndex: "status",
+            render: (v: number) => (
+              <Tag color={v === 1 ? "green" : "red"}>{t(`record.status.${v}` as "record.status.1")}</Tag>
+            ),
+          },
+          { title: t("record.errorCode"), dataIndex: "errorCode", render: (v: string | null) => v ?? "-" },
+          { title: t("record.sentAt"), dataIndex: "createdAt", render: (v: string) => formatDateTime(v) },
+        ]}
+      />
     </>
   );
 }

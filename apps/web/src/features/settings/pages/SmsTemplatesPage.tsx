@@ -7,13 +7,13 @@ import {
   templatePlaceholders,
 } from "@switchboard/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Empty, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
+import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useRef, useState } from "react";
-import { LoadError } from "../../../components/LoadError";
+import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
-import { useUrlFilters } from "../../../hooks/use-url-filters";
+import { useListFilters } from "../../../hooks/use-list-filters";
 import {
   createTemplate,
   deleteTemplate,
@@ -165,13 +165,13 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const queryClient = useQueryClient();
-  const { filters, setFilters, page, pageSize, setPage, reset, params } = useUrlFilters<{
-    scene?: string;
-    status?: string;
-    keyword?: string;
-  }>(["scene", "status", "keyword"]);
+  const templates = useListFilters<{ scene?: string; status?: string; keyword?: string }>([
+    "scene",
+    "status",
+    "keyword",
+  ]);
+  const { filters, setFilters, params } = templates;
   const [editing, setEditing] = useState<SmsTemplateRow | "new" | null>(null);
-  const [keyword, setKeyword] = useState(filters.keyword ?? "");
   const list = useQuery({
     queryKey: settingsKeys.templates(tenantId, params),
     queryFn: ({ signal }) => listTemplates(tenantId, params, signal),
@@ -196,7 +196,7 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
 
   return (
     <>
-      <Space wrap style={{ marginBottom: 12 }}>
+      <ListToolbar marginBottom={12}>
         <Select
           allowClear
           placeholder={t("template.scene")}
@@ -215,82 +215,57 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
           onChange={(v) => setFilters({ status: v })}
           options={["1", "2"].map((s) => ({ value: s, label: t(`template.status.${s}` as "template.status.1") }))}
         />
-        <Input.Search
-          allowClear
-          placeholder={t("template.keyword")}
-          aria-label={t("template.keyword")}
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(v) => setFilters({ keyword: v.trim() })}
-          style={{ width: 240 }}
-        />
-        <Button
-          onClick={() => {
-            setKeyword("");
-            reset();
-          }}
-        >
-          {t("common.reset")}
-        </Button>
+        <SearchBox search={templates.search} placeholder={t("template.keyword")} width={240} />
+        <ResetButton onReset={templates.reset} />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing("new")} data-testid="template-create">
           {t("template.create")}
         </Button>
-      </Space>
-      {list.isError ? (
-        <LoadError error={list.error} onRetry={() => list.refetch()} />
-      ) : (
-        <Table<SmsTemplateRow>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.list ?? []}
-          data-testid="template-table"
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("template.empty")} /> }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (p, size) => setPage(p, size),
-          }}
-          columns={[
-            { title: t("template.scene"), dataIndex: "scene", render: (v: string) => sceneLabel(t, v) },
-            { title: t("template.name"), dataIndex: "name" },
-            {
-              title: t("template.content"),
-              dataIndex: "content",
-              ellipsis: true,
-              render: (v: string) => <Typography.Text title={v}>{v}</Typography.Text>,
-            },
-            {
-              title: t("common.status"),
-              dataIndex: "status",
-              render: (v: number) => (
-                <Tag color={v === 1 ? "green" : "default"}>{t(`template.status.${v}` as "template.status.1")}</Tag>
-              ),
-            },
-            { title: t("common.updatedAt"), dataIndex: "updatedAt", render: (v: string) => formatDateTime(v) },
-            {
-              title: t("common.actions"),
-              key: "actions",
-              render: (_, r) => (
-                <Space>
-                  <Button size="small" onClick={() => setEditing(r)}>
-                    {t("common.edit")}
+      </ListToolbar>
+      <PagedTable<SmsTemplateRow>
+        query={list}
+        paging={templates}
+        data-testid="template-table"
+        empty={t("template.empty")}
+        simpleEmpty
+        showSizeChanger
+        columns={[
+          { title: t("template.scene"), dataIndex: "scene", render: (v: string) => sceneLabel(t, v) },
+          { title: t("template.name"), dataIndex: "name" },
+          {
+            title: t("template.content"),
+            dataIndex: "content",
+            ellipsis: true,
+            render: (v: string) => <Typography.Text title={v}>{v}</Typography.Text>,
+          },
+          {
+            title: t("common.status"),
+            dataIndex: "status",
+            render: (v: number) => (
+              <Tag color={v === 1 ? "green" : "default"}>{t(`template.status.${v}` as "template.status.1")}</Tag>
+            ),
+          },
+          { title: t("common.updatedAt"), dataIndex: "updatedAt", render: (v: string) => formatDateTime(v) },
+          {
+            title: t("common.actions"),
+            key: "actions",
+            render: (_, r) => (
+              <Space>
+                <Button size="small" onClick={() => setEditing(r)}>
+                  {t("common.edit")}
+                </Button>
+                <Button size="small" onClick={() => status.mutate(r)} loading={status.isPending}>
+                  {r.status === 1 ? t("template.pause") : t("template.enable")}
+                </Button>
+                <Popconfirm title={t("common.confirmDelete")} onConfirm={() => remove.mutate(r.id)}>
+                  <Button size="small" danger>
+                    {t("common.delete")}
                   </Button>
-                  <Button size="small" onClick={() => status.mutate(r)} loading={status.isPending}>
-                    {r.status === 1 ? t("template.pause") : t("template.enable")}
-                  </Button>
-                  <Popconfirm title={t("common.confirmDelete")} onConfirm={() => remove.mutate(r.id)}>
-                    <Button size="small" danger>
-                      {t("common.delete")}
-                    </Button>
-                  </Popconfirm>
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
       {editing && (
         <TemplateEditor tenantId={tenantId} row={editing === "new" ? null : editing} onClose={() => setEditing(null)} />
       )}
