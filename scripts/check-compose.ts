@@ -8,8 +8,8 @@
 //   workers service; where compose gives a default, loadConfig reads it as it reads its own default.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { CONFIG_VARIABLES, loadConfig } from "@switchboard/domain/config";
 import { parse } from "yaml";
-import { CONFIG_VARIABLES, loadConfig } from "../apps/api/src/config";
 import { DEMO_SIMULATOR_PORTS, type DemoSimulator } from "./lib/demo-simulators";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

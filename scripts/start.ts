@@ -17,7 +17,7 @@ import {
   migrate,
   seed,
 } from "@switchboard/db";
-import { ConfigError, loadConfig } from "../apps/api/src/config";
+import { ConfigError, loadConfig } from "@switchboard/domain/config";
 import { DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
 import { logLineFormatter } from "./lib/log-lines";

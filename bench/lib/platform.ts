@@ -10,8 +10,8 @@ import { mkdirSync, openAsBlob, readdirSync, readFileSync, rmSync } from "node:f
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Config, loadConfig } from "@switchboard/api/config";
 import { createPrisma, migrate, type PrismaClient, seed } from "@switchboard/db";
+import { type Config, loadConfig } from "@switchboard/domain/config";
 import { closeWorkerDeps, createWorkerDeps, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pg from "pg";

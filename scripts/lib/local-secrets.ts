@@ -1,7 +1,7 @@
 // The demo start's own secrets: generated at random on the first `npm start`, kept in .data/secrets.json
 // (owner-only: the folder 0700, the file 0600) and reused on every later start, so sessions and sealed channel
 // credentials survive a restart. Values given in the environment win. Production never comes here: it must be
-// given its secrets (apps/api/src/config.ts refuses to start without them).
+// given its secrets (packages/domain/src/config.ts refuses to start without them).
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,7 +1,7 @@
 // The worker process: reads the configuration, connects, runs every queue's worker. SIGTERM / SIGINT stop taking
 // jobs, let the jobs in hand finish (a chunk completes what it started), close the channel adapters (their last
 // receipts are enqueued) and exit.
-import { ConfigError, loadConfig } from "@switchboard/api/config";
+import { ConfigError, loadConfig } from "@switchboard/domain/config";
 import pino from "pino";
 import { collectDefaultMetrics } from "prom-client";
 import { closeWorkerDeps, createWorkerDeps } from "./lib/deps";

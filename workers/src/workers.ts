@@ -2,7 +2,6 @@
 // are plain functions so tests can call them directly too; this file adds what only BullMQ knows: payload
 // validation, attempt numbers, "run again later" (moved to delayed without counting a failure), and logging.
 
-import { redisRetryStrategy } from "@switchboard/api/outage-log";
 import {
   bullPrefix,
   callbackJob,
@@ -15,6 +14,7 @@ import {
   type QueueName,
 } from "@switchboard/contracts";
 import { batchJobKeys } from "@switchboard/db";
+import { redisRetryStrategy } from "@switchboard/domain/outage-log";
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { z } from "zod";
 import { deliverCallback } from "./jobs/callback";

@@ -3,8 +3,6 @@
 // receipt recorded and the billing exact.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
-import { verifyLedger } from "@switchboard/api/ledger";
 import { encryptSecrets } from "@switchboard/channels";
 import {
   type SimulatorSubmit,
@@ -21,6 +19,8 @@ import {
   SendResult,
 } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { secretKeyHash, verifyCallbackSignature } from "@switchboard/domain/callback-signature";
+import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failSendingBatch } from "../src/index";
 import {

@@ -8,8 +8,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadConfig } from "@switchboard/api/config";
-import { applyBalanceChange } from "@switchboard/api/ledger";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import {
   AuthStatus,
@@ -22,6 +20,8 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { createPrisma, DEMO_TENANT_CODE, type Prisma, type PrismaClient } from "@switchboard/db";
+import { loadConfig } from "@switchboard/domain/config";
+import { applyBalanceChange } from "@switchboard/domain/ledger";
 import pino from "pino";
 import { inject } from "vitest";
 import { testSecrets } from "../../apps/api/test/secrets";

@@ -2,11 +2,11 @@
 // WhatsApp channel, the simulator pushes signed status webhooks to the API, which stores them; the workers apply
 // them. The batch reaches 22 with every message delivered, some read, and the charge exact.
 import type { AddressInfo } from "node:net";
-import { secretKeyHash, verifyCallbackSignature } from "@switchboard/api/callback-signature";
 import { encryptSecrets } from "@switchboard/channels";
 import { DEMO_TEMPLATES, startWhatsappSimulator, type WhatsappSimulator } from "@switchboard/channels/simulators";
 import { type BatchContent, BatchStatus, ProductCode } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { secretKeyHash, verifyCallbackSignature } from "@switchboard/domain/callback-signature";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../apps/api/src/app";

@@ -1,10 +1,10 @@
 // The API process: reads the configuration, connects, listens; SIGINT/SIGTERM close it cleanly.
 import { createPrisma } from "@switchboard/db";
+import { loadConfig } from "@switchboard/domain/config";
+import { redisRetryStrategy } from "@switchboard/domain/outage-log";
 import { Redis } from "ioredis";
 import { collectDefaultMetrics } from "prom-client";
 import { buildApp } from "./app";
-import { loadConfig } from "./config";
-import { redisRetryStrategy } from "./lib/outage-log";
 
 const config = loadConfig();
 const prisma = createPrisma(config.DATABASE_URL);

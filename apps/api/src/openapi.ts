@@ -1,9 +1,9 @@
 // Prints the OpenAPI document as JSON without PostgreSQL or Redis: `npm run --silent openapi > openapi.json`.
 import { randomBytes } from "node:crypto";
 import { createPrisma } from "@switchboard/db";
+import { loadConfig } from "@switchboard/domain/config";
 import { Redis } from "ioredis";
 import { buildApp } from "./app";
-import { loadConfig } from "./config";
 
 const config = loadConfig({
   // Nothing is signed or sealed here: throwaway secrets, so the document prints on a machine with none set.

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type ApiKeyCreated, type ApiKeyList, type ApiKeyRow, BatchStatus } from "@switchboard/contracts";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { type Account, BatchFixtures, type BatchWorld, get, multiple, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 

@@ -1,8 +1,8 @@
 // The developer API's rate limit per customer (secret key): a small limit through the config (0.5 calls per
 // second, bursts of 2), so that a test can drain it with a few quick calls and wait for it to come back.
 import { randomBytes } from "node:crypto";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { multipart } from "./accounts";
 import { BatchFixtures, type BatchWorld, get, multiple, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

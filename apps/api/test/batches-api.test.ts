@@ -9,8 +9,8 @@ import {
   PRE_REJECTED_SAMPLE_MAX,
   RejectReason,
 } from "@switchboard/contracts";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, get, multiple, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

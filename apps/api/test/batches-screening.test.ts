@@ -3,8 +3,8 @@
 // cannot check (an SMPP channel without an HLR lookup) or that has no screening price is refused with the
 // reason, before anything is charged; a channel that can check is charged the screening price per number.
 import { randomBytes } from "node:crypto";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKeyHash } from "../src/modules/developer/callback-signature";
 import { BatchFixtures, type BatchWorld, multiple, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 

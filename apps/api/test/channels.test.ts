@@ -9,8 +9,8 @@ import { probeHttp } from "@switchboard/channels/http";
 import { probeRcs } from "@switchboard/channels/rcs";
 import { type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
 import { probeWhatsapp } from "@switchboard/channels/whatsapp";
+import { loadConfig } from "@switchboard/domain/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config";
 import { createProduct, makeWorld, type ProductData, type World } from "./catalog-fixtures";
 import { type CallOptions, call, createTestApp, type TestContext } from "./helpers";
 

@@ -9,9 +9,9 @@ import {
   ProductCode,
   UserType,
 } from "@switchboard/contracts";
+import { applyBalanceChange, verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardWindow } from "../src/modules/dashboard/dashboard.service";
-import { applyBalanceChange, verifyLedger } from "../src/modules/finance/ledger";
 import { type Account, get, makeAccount, makeTenant, superAdminToken } from "./accounts";
 import { createTestApp, type TestContext } from "./helpers";
 

@@ -11,9 +11,9 @@ import {
   type SecretKeyRefreshResult,
   UserType,
 } from "@switchboard/contracts";
+import { secretKeyHash, signCallback, verifyCallbackSignature } from "@switchboard/domain/callback-signature";
+import { postCallback } from "@switchboard/domain/callbacks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postCallback } from "../src/modules/developer/callback-sender";
-import { secretKeyHash, signCallback, verifyCallbackSignature } from "../src/modules/developer/callback-signature";
 import { ipAllowed, normalizeIpList, parseIpEntry } from "../src/modules/developer/ip-whitelist";
 import { type Account, get, makeAccount, makeWorld, post, type World } from "./accounts";
 import { createTestApp, type TestContext } from "./helpers";

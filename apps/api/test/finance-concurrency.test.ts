@@ -1,8 +1,8 @@
 // The ledger under concurrency, through the real routes: the balance never goes below zero, every success is
 // one ledger row, and a remittance is credited once however many confirmations race.
 import { BalanceLogType, RemittanceStatus, UserType } from "@switchboard/contracts";
+import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyLedger } from "../src/modules/finance/ledger";
 import { type Account, FinanceFixtures, post } from "./finance-fixtures";
 import { createTestApp, demoTenantId, type TestContext } from "./helpers";
 

@@ -2,8 +2,8 @@
 // issued by the app itself, and a record of every user whose balance a test moved, so each file can check at
 // the end that the ledger of every one of them replays to its balance.
 import { AccountStatus, BalanceLogType, formatMoney, parseMoney, UserType } from "@switchboard/contracts";
+import { applyBalanceChange, verifyLedger } from "@switchboard/domain/ledger";
 import { expect } from "vitest";
-import { applyBalanceChange, verifyLedger } from "../src/modules/finance/ledger";
 import { call, type TestContext, uniqueName } from "./helpers";
 
 export interface Account {

@@ -1,8 +1,8 @@
 // The ledger function itself (as the batch module will call it) and the replay check.
 import { BalanceLogType, BatchStatus, ProductCode, UserType } from "@switchboard/contracts";
+import { applyBalanceChange, replayLedger, verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
-import { applyBalanceChange, replayLedger, verifyLedger } from "../src/modules/finance/ledger";
 import { FinanceFixtures } from "./finance-fixtures";
 import { createTestApp, demoTenantId, type TestContext } from "./helpers";
 

@@ -1,8 +1,8 @@
 // The lists read from the ledger: recharge/deduct records, consume records and the balance log, with their
 // filters, totals and who sees which rows.
 import { BalanceLogType, BatchStatus, ProductCode, UserType } from "@switchboard/contracts";
+import { applyBalanceChange } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyBalanceChange } from "../src/modules/finance/ledger";
 import { type Account, FinanceFixtures, get, post } from "./finance-fixtures";
 import { createTestApp, demoTenantId, type TestContext } from "./helpers";
 

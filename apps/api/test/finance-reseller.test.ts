@@ -5,8 +5,8 @@
 // sequences of all of them run concurrently, checked against the invariants: nobody ends up with spendable
 // balance nobody paid for, and every ledger replays.
 import { BalanceLogType, UserType } from "@switchboard/contracts";
+import { applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyBalanceChange, LEDGER_TX_OPTIONS } from "../src/modules/finance/ledger";
 import { type Account, BatchFixtures, type BatchWorld, multiple, post } from "./batch-fixtures";
 import { call, createTestApp, type TestContext } from "./helpers";
 

@@ -15,7 +15,7 @@ declare module "vitest" {
     databaseUrl: string;
     redisUrl: string;
     redisPrefix: string;
-    /** This run's secrets (no secret is written in the code: apps/api/src/config.ts). */
+    /** This run's secrets (no secret is written in the code: packages/domain/src/config.ts). */
     jwtSecret: string;
     channelSecretKey: string;
   }

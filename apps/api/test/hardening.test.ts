@@ -4,8 +4,8 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
+import { ConfigError, loadConfig } from "@switchboard/domain/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config";
 import { call, createTestApp, handMadeToken, signIn, type TestContext, uniqueName } from "./helpers";
 
 let t: TestContext;

@@ -1,10 +1,10 @@
 // Test harness: the real app on the run's throwaway database and Redis prefix (see global-setup.ts).
 import { createHmac } from "node:crypto";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
+import { type Config, loadConfig } from "@switchboard/domain/config";
 import { Redis } from "ioredis";
 import { inject } from "vitest";
 import { type App, type BuildOptions, buildApp } from "../src/app";
-import { type Config, loadConfig } from "../src/config";
 import { testSecrets } from "./secrets";
 
 export interface TestContext {

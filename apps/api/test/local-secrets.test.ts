@@ -2,9 +2,9 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { loadConfig } from "@switchboard/domain/config";
 import { describe, expect, it } from "vitest";
 import { localSecrets } from "../../../scripts/lib/local-secrets";
-import { loadConfig } from "../src/config";
 
 describe("npm start's own secrets", () => {
   it("are generated once, kept with owner-only permissions and reused", () => {

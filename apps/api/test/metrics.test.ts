@@ -3,8 +3,8 @@
 // provider and outcome.
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
 import { signWhatsappPayload } from "@switchboard/channels/whatsapp";
+import { metricsGuard } from "@switchboard/domain/metrics-guard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metricsGuard } from "../src/lib/metrics-guard";
 import { createTestApp, demoTenantId, type TestContext, uniqueName } from "./helpers";
 
 const TOKEN = "metrics-token-for-the-tests-0123";

@@ -1,7 +1,14 @@
 // The outage line: one when it goes, at most one per repeat interval while it lasts, one when it is back; no
 // credentials; connection failures told apart from other errors. A fake clock and timers, an injected logger.
+
+import {
+  addressOf,
+  connectionFailure,
+  createOutages,
+  Outage,
+  redisRetryStrategy,
+} from "@switchboard/domain/outage-log";
 import { describe, expect, it } from "vitest";
-import { addressOf, connectionFailure, createOutages, Outage, redisRetryStrategy } from "../src/lib/outage-log";
 
 interface Line {
   level: "warn" | "info";

@@ -3,10 +3,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
+import { ConfigError, loadConfig } from "@switchboard/domain/config";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
-import { ConfigError, loadConfig } from "../src/config";
 import { call, createTestApp, demoTenantId, type TestContext } from "./helpers";
 
 let t: TestContext;

@@ -2,8 +2,8 @@
 // route, product default, paused and out-of-scope channels, paused product), the route list, "API data
 // transfer" and channel statistics over recipient rows inserted here.
 import { UserType } from "@switchboard/contracts";
+import { resolveChannel, resolveChannels } from "@switchboard/domain/routing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveChannel, resolveChannels } from "../src/modules/channels/channel-resolution";
 import {
   account,
   countingDb,

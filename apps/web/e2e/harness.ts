@@ -16,13 +16,13 @@ import {
   type WhatsappSimulator,
 } from "@switchboard/channels/simulators";
 import { createPrisma, DEMO_RBM, DEMO_WHATSAPP, demoRbmClientToken, demoWhatsappSecrets } from "@switchboard/db";
+import { loadConfig } from "@switchboard/domain/config";
 import { closeWorkerDeps, createWorkerDeps, type RunningWorkers, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { buildApp } from "../../api/src/app";
-import { loadConfig } from "../../api/src/config";
 import { testSecrets } from "../../api/test/secrets";
 import { startWebServer } from "../server";
 

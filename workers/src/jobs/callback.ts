@@ -13,10 +13,10 @@
 //   delivery_report: data = { batchId, reports: [{ recipientId, phone, sendResult, receiveResult, errorCode,
 //                              sentAt, receivedAt }] }
 
-import { signCallback } from "@switchboard/api/callback-signature";
-import { postCallback } from "@switchboard/api/callbacks";
 import type { CallbackJob } from "@switchboard/contracts";
 import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
+import { signCallback } from "@switchboard/domain/callback-signature";
+import { postCallback } from "@switchboard/domain/callbacks";
 import type { WorkerDeps } from "../lib/deps";
 
 type Deps = Pick<WorkerDeps, "prisma" | "logger" | "egress" | "tuning">;

@@ -13,8 +13,6 @@
 //   - Inbound messages are stored once per provider id, matched to the last message sent to that number over that
 //     channel (hence to its batch and customer), and the customer's notify URL gets an `inbound` callback.
 
-import { applyBalanceChange } from "@switchboard/api/ledger";
-import { optOutByKeyword, optOutKeywords } from "@switchboard/api/opt-outs";
 import { type DeliveryReport, type InboundMessage, webhookProvider } from "@switchboard/channels";
 import {
   BalanceLogType,
@@ -25,6 +23,8 @@ import {
   SendResult,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
+import { applyBalanceChange } from "@switchboard/domain/ledger";
+import { optOutByKeyword, optOutKeywords } from "@switchboard/domain/opt-outs";
 import type { Redis } from "ioredis";
 import type { WorkerDeps } from "../lib/deps";
 import type { WorkerMetrics } from "../lib/metrics";

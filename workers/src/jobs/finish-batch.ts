@@ -12,7 +12,7 @@
 // A stopped batch (23 by an admin, 24 by a dead channel) may still have chunks with messages in flight; they
 // notice the status within a status check and stop. Until their leases are gone this job waits, so a message the
 // provider accepts at the last moment is recorded as sent and not refunded.
-import { applyBalanceChange } from "@switchboard/api/ledger";
+
 import type { FinishBatchJob } from "@switchboard/contracts";
 import {
   BalanceLogType,
@@ -24,6 +24,7 @@ import {
   SendResult,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
+import { applyBalanceChange } from "@switchboard/domain/ledger";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
 import { recordSendOutcomes } from "../lib/send-outcomes";

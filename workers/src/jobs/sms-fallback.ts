@@ -9,8 +9,9 @@
 //     NO_FALLBACK_ROUTE, refunded like any failure;
 //   - one conditional update (still unsent, still on the RCS channel) moves them, counted on the batch; then an
 //     SMS chunk job sends them, like any chunk.
-import { resolveChannels } from "@switchboard/api/routing";
+
 import { ActiveStatus, countSegments, ProductCode, rcsContent, SendResult } from "@switchboard/contracts";
+import { resolveChannels } from "@switchboard/domain/routing";
 import type { WorkerDeps } from "../lib/deps";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;

@@ -1,12 +1,12 @@
 // What the job handlers need from the outside world, created once per process (main.ts, or a test) and passed
 // in. Handlers never read process.env.
 
-import type { Config } from "@switchboard/api/config";
-import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/api/outage-log";
 import type { EgressPolicy, SmppConfigInput } from "@switchboard/channels";
 import { channelSecretKey, createEgressPolicy, egressAgent } from "@switchboard/channels";
 import { bullPrefix, DEFAULT_RETRY_POLICIES, type QueueRetryPolicies } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
+import type { Config } from "@switchboard/domain/config";
+import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/domain/outage-log";
 import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
@@ -105,7 +105,7 @@ export interface WorkerDeps {
   uploadDir: string;
   /** This process's Prometheus metrics (metrics.ts), read by the ops server. */
   metrics: WorkerMetrics;
-  /** A lost Redis or PostgreSQL: one log line at a bounded rate (@switchboard/api/outage-log). */
+  /** A lost Redis or PostgreSQL: one log line at a bounded rate (@switchboard/domain/outage-log). */
   outages: Outages;
 }
 

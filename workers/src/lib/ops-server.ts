@@ -8,7 +8,7 @@
 //                 404 for everybody else, like any other path.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type MetricsAccess, metricsGuard } from "@switchboard/api/metrics-guard";
+import { type MetricsAccess, metricsGuard } from "@switchboard/domain/metrics-guard";
 import type { Worker } from "bullmq";
 import type { WorkerDeps } from "./deps";
 

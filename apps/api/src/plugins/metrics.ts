@@ -2,10 +2,11 @@
 // numbers stay out of the labels) and status; provider webhook intake. One registry per app (tests build many),
 // read at GET /metrics by allowed callers only (metrics-guard.ts). Process metrics (CPU, memory, event loop)
 // are added by main.ts, the process's owner.
+
+import { metricsGuard } from "@switchboard/domain/metrics-guard";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Counter, Histogram, Registry } from "prom-client";
-import { metricsGuard } from "../lib/metrics-guard";
 
 export interface ApiMetrics {
   registry: Registry;

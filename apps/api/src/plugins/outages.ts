@@ -1,9 +1,10 @@
 // The API's Redis and PostgreSQL outages, each one clear log line at a bounded rate (lib/outage-log.ts) instead of
 // a stack per failed call: main.ts feeds it the Redis client's events, the error handler and the session cache
 // their connection errors; PostgreSQL's end is found by a probe (SELECT 1 every few seconds while it is away).
+
+import { createOutages, type Outages } from "@switchboard/domain/outage-log";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { createOutages, type Outages } from "../lib/outage-log";
 
 declare module "fastify" {
   interface FastifyInstance {

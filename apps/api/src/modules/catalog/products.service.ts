@@ -14,11 +14,11 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
+import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "@switchboard/domain/routing";
 import { notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { actingTenant, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "../channels/channel-resolution";
 import { normalizeCountryScope } from "./countries.service";
 
 const productSelect = {

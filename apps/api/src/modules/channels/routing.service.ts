@@ -12,12 +12,12 @@ import {
   inCountryScope,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
+import { ALL_COUNTRIES } from "@switchboard/domain/routing";
 import { badRequest, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { actingTenant, findManagedCustomer, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { knownCountryCodes } from "../catalog/countries.service";
-import { ALL_COUNTRIES } from "./channel-resolution";
 import { findOwnChannel } from "./channels.service";
 
 type ScopedChannel = { name: string; countryScope: number; countryCodes: string[] };

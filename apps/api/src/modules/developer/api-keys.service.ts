@@ -12,9 +12,9 @@ import {
   SECRET_KEY_SHOWN_PREFIX_LENGTH,
 } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import type { Principal } from "../../plugins/auth";
-import { secretKeyHash } from "./callback-signature";
 
 const rowSelect = {
   id: true,

@@ -16,11 +16,11 @@ import {
   type SecretKeyRefreshResult,
 } from "@switchboard/contracts";
 import type { Prisma, PrismaClient } from "@switchboard/db";
+import { secretKeyHash, signCallback } from "@switchboard/domain/callback-signature";
+import { postCallback } from "@switchboard/domain/callbacks";
 import type { Deps } from "../../deps";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import type { Principal } from "../../plugins/auth";
-import { postCallback } from "./callback-sender";
-import { secretKeyHash, signCallback } from "./callback-signature";
 import { normalizeIpList } from "./ip-whitelist";
 
 /** How long the receiver of a test callback has to answer. */

@@ -22,12 +22,12 @@ import {
   type V1Balance,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
+import { type AppliedChange, applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { AppError, notFound } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, findManagedBalanceAccount, findManagedCustomer, visibleUsersWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
-import { type AppliedChange, applyBalanceChange, LEDGER_TX_OPTIONS } from "./ledger";
 
 export interface FinanceDeps {
   prisma: PrismaClient;

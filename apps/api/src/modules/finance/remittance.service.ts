@@ -13,6 +13,7 @@ import {
   RemittanceStatus,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
+import { LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { conflict, notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, managedCustomersWhere } from "../../lib/scope";
@@ -27,7 +28,6 @@ import {
   type UploadedFile,
 } from "../../plugins/uploads";
 import { moveBalance } from "./finance.service";
-import { LEDGER_TX_OPTIONS } from "./ledger";
 
 export interface RemittanceDeps {
   prisma: PrismaClient;

@@ -15,6 +15,7 @@ import {
   type V1OptOutQuery,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
+import { addOptOuts } from "@switchboard/domain/opt-outs";
 import { badRequest, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { managedCustomersWhere, tenantWhere } from "../../lib/scope";
@@ -73,21 +74,6 @@ async function readNumbers(db: Db, customerId: number, raw: readonly string[]) {
   const sorter = new NumberSorter(numberReading(await loadSubmitContext(db, customerId)));
   for (const r of raw) sorter.add(r);
   return sorter;
-}
-
-/** Adds numbers (already E.164) to a customer's list; those on it keep their entry. Returns how many were new. */
-export async function addOptOuts(
-  db: Db,
-  customer: { id: number; tenantId: number },
-  phones: readonly string[],
-  source: OptOutSource,
-): Promise<number> {
-  if (phones.length === 0) return 0;
-  const r = await db.optOut.createMany({
-    data: phones.map((phone) => ({ tenantId: customer.tenantId, userId: customer.id, phone, source })),
-    skipDuplicates: true,
-  });
-  return r.count;
 }
 
 // ---------------------------------------------------------------- list, add, remove

@@ -1,10 +1,10 @@
 // STOP-style replies (docs/opt-outs.md): a reply whose whole text (trimmed, any case) is one of the tenant's
 // opt-out keywords (tenant_settings.optOutKeywords; DEFAULT_OPT_OUT_KEYWORDS without a settings row) puts its
 // sender on the opt-out list of the customer whose batch the reply answers. Called where inbound messages are
-// stored (workers: channel-events.ts), inside that transaction.
+// stored (workers: channel-events.ts), inside that transaction. addOptOuts is the one way onto a list (the API's
+// opt-out routes and imports use it too).
 import { DEFAULT_OPT_OUT_KEYWORDS, matchesOptOutKeyword, OptOutSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { addOptOuts } from "./opt-outs.service";
 
 /** The tenant's keywords. */
 export async function optOutKeywords(db: Db, tenantId: number): Promise<readonly string[]> {
@@ -25,4 +25,19 @@ export async function optOutByKeyword(
   if (!matchesOptOutKeyword(input.text, keywords)) return false;
   await addOptOuts(db, { id: input.customerId, tenantId: input.tenantId }, [input.phone], OptOutSource.KEYWORD);
   return true;
+}
+
+/** Adds numbers (already E.164) to a customer's list; those on it keep their entry. Returns how many were new. */
+export async function addOptOuts(
+  db: Db,
+  customer: { id: number; tenantId: number },
+  phones: readonly string[],
+  source: OptOutSource,
+): Promise<number> {
+  if (phones.length === 0) return 0;
+  const r = await db.optOut.createMany({
+    data: phones.map((phone) => ({ tenantId: customer.tenantId, userId: customer.id, phone, source })),
+    skipDuplicates: true,
+  });
+  return r.count;
 }
