@@ -96,12 +96,16 @@ function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
     [QUEUE.finishBatch]: async (job) => finishBatch(deps, parse(finishBatchJob, job)),
     [QUEUE.deliveryReport]: async (job) => {
       const data = parse(deliveryReportJob, job);
-      // First run: exact ids only; a receipt that overtook its submit outcome waits for the re-run.
-      const { unmatched } = await recordDeliveryReports(deps, data, { firstRun: job.attemptsStarted <= 1 });
-      if (unmatched.length === 0) return;
       // attemptsStarted counts every run, delayed re-runs included: it bounds how long receipts wait for their
       // submit outcome.
       const delay = deps.tuning.reportRetryDelaysMs[job.attemptsStarted - 1];
+      // First run: exact ids only; a receipt that overtook its submit outcome waits for the re-run. Last run: an
+      // SMSC id restart no longer splits the candidates (delivery-report.ts).
+      const { unmatched } = await recordDeliveryReports(deps, data, {
+        firstRun: job.attemptsStarted <= 1,
+        lastRun: delay === undefined,
+      });
+      if (unmatched.length === 0) return;
       if (delay === undefined) {
         deps.logger.warn({ channelId: data.channelId, unmatched: unmatched.length }, "receipts matched no message");
         return;

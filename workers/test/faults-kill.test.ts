@@ -4,6 +4,10 @@
 // one) takes over. Nothing may reach the SMSC twice: the outcomes the dead process had from the SMSC but had not
 // written yet are in the outcome journal, which the next run of the chunk writes back before reading who is
 // still unsent. The take-over comes within the job lock's and the chunk lease's lapse (about 20 s), not a minute.
+// And no receipt the SMSC saw acknowledged is lost: the dead process answered deliver_sm only once the receipt was
+// in its receipt journal, which this process takes over once the dead one's heartbeat is stale (30 s); every
+// receipt the simulator counts as acknowledged ends recorded on its message (a message failed as lost_in_flight
+// has no id to take its receipt: counted apart).
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { startSmscSimulator } from "@switchboard/channels/simulators";
@@ -67,11 +71,21 @@ function startWorkersProcess(prefix: string): ChildProcess {
 }
 
 describe("workers killed -9 mid-dispatch", () => {
-  it("sends nobody twice: the next process writes back the journaled outcomes first, then sends the rest", {
-    timeout: 180_000,
+  it("sends nobody twice and loses no acknowledged receipt: the next process writes back the journaled outcomes first, then sends the rest", {
+    timeout: 300_000,
   }, async () => {
     const accepted: string[] = [];
-    const sim = await startSmscSimulator({ onSubmit: (s) => s.status === 0 && accepted.push(s.destination) });
+    /** SMSC message id -> destination, and the ids whose receipt one of our processes acknowledged. */
+    const destinationOf = new Map<string, string>();
+    const acked = new Set<string>();
+    const sim = await startSmscSimulator({
+      onSubmit: (s) => {
+        if (s.status !== 0) return;
+        accepted.push(s.destination);
+        if (s.messageId !== undefined) destinationOf.set(s.messageId, s.destination);
+      },
+      onReceiptAcked: (id) => acked.add(id),
+    });
     const prefix = workerPrefix();
     try {
       // Slow enough to be caught mid-batch on a loaded machine, fast enough to keep outcomes unwritten in memory.
@@ -92,13 +106,20 @@ describe("workers killed -9 mid-dispatch", () => {
       child.kill("SIGKILL");
       await new Promise((r) => child?.once("exit", r));
       const acceptedAtKill = accepted.length;
+      const ackedAtKill = acked.size;
       const recordedAtKill = (await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } }))
         .sentCount;
       // Without the journal, these would be read as unsent and sent again.
       expect(acceptedAtKill).toBeGreaterThan(recordedAtKill);
 
       const killedAt = Date.now();
-      harness = await startHarness({ databaseUrl: db.url, redisPrefix: prefix, scheduler: true });
+      // Bound to the channel (its receipts) and beating (it takes over the dead process's receipt journal).
+      harness = await startHarness({
+        databaseUrl: db.url,
+        redisPrefix: prefix,
+        scheduler: true,
+        receiptListeners: { channelIds: [channelId] },
+      });
       // The take-over: the next submit after the kill.
       await waitFor("sending again", async () => (accepted.length > acceptedAtKill ? true : undefined), 60_000, 50);
       const resumedAfterMs = Date.now() - killedAt;
@@ -119,6 +140,40 @@ describe("workers killed -9 mid-dispatch", () => {
       // per chunk (4,000 recipients: 2 chunks of 2,000): its window (2 x 50 in flight) and two intent groups (16)
       expect(lost).toBeLessThanOrEqual(2 * (2 * 50 + 2 * 16));
       expect(accepted.length).toBeGreaterThanOrEqual(RECIPIENTS - lost);
+
+      // Every receipt acknowledged to the SMSC (by either process) is recorded on its message.
+      const missingReceipts = async () => {
+        const rows = await prisma.recipient.findMany({
+          where: { batchId: BigInt(batchId) },
+          select: { phone: true, providerMessageId: true, receiveResult: true, errorCode: true },
+        });
+        // the adapter sends E.164 without its "+"
+        const byPhone = new Map(rows.map((r) => [r.phone.replace(/^\+/, ""), r]));
+        let missing = 0;
+        let noMessageId = 0;
+        for (const id of acked) {
+          const row = byPhone.get(destinationOf.get(id) ?? "");
+          if (row?.errorCode === "lost_in_flight" && row.providerMessageId === null) noMessageId++;
+          else if (row?.providerMessageId !== id || row.receiveResult === 0) missing++;
+        }
+        return { missing, noMessageId };
+      };
+      const receipts = await waitFor(
+        "every acknowledged receipt recorded",
+        async () => {
+          const counts = await missingReceipts();
+          return counts.missing === 0 && sim.stats().receiptsPending === 0 ? counts : undefined;
+        },
+        120_000,
+        500,
+      ).catch(async () => missingReceipts());
+      console.info(
+        `receipts: ${ackedAtKill} acknowledged by the killed process, ${acked.size} in all; ` +
+          `${acked.size - receipts.noMessageId - receipts.missing} recorded, ${receipts.missing} lost, ` +
+          `${receipts.noMessageId} for messages failed as lost_in_flight (no id recorded to match)`,
+      );
+      expect(receipts.missing).toBe(0);
+      expect(acked.size).toBe(sim.stats().receiptsAcked);
     } finally {
       await sim.close();
     }

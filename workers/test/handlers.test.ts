@@ -15,6 +15,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeWorkerDeps, createWorkerDeps, dispatchBatch, finishBatch, recordDeliveryReports } from "../src/index";
 import { writeOutcomes } from "../src/jobs/dispatch-chunk";
+import { receiptAccount } from "../src/lib/adapter-pool";
 import { chunkJobId } from "../src/lib/job-queues";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow, UnwrittenOutcomes } from "../src/lib/send-outcomes";
 import {
@@ -443,6 +444,63 @@ describe("receipts of an SMSC account with several channels", () => {
       recorded: 0,
       unmatched: [],
     });
+  });
+});
+
+describe("receipts after the SMSC's ids started again (id-restarts.ts)", () => {
+  // A port of its own: the restart marked here belongs to this account only.
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+
+  async function sentOn(channelId: number, providerMessageId: string) {
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
+      status: BatchStatus.SENDING,
+    });
+    const [r] = await recipientsOf(batchId);
+    await recordSendOutcomes(prisma, BigInt(batchId), [
+      { recipientId: r!.id, result: SendResult.SUCCESS, providerMessageId, errorCode: null },
+    ]);
+    return (await recipientsOf(batchId))[0]!;
+  }
+
+  it("an old message still awaiting its receipt never takes the receipt of a newer message with its id", async () => {
+    const a = await createSmppChannel(prisma, { port });
+    const id = `restart-${port}-7`;
+    const otherId = `restart-${port}-8`;
+    const old = await sentOn(a, id);
+    const alsoOld = await sentOn(a, otherId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // An adapter saw the SMSC's ids start again; its new message "7" is sent, its outcome not written yet.
+    const channel = await prisma.channel.findUniqueOrThrow({ where: { id: a } });
+    await deps.idRestarts.mark(receiptAccount(a, channel.kind, channel.config));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const report = {
+      providerMessageId: id,
+      status: "undelivered" as const,
+      errorCode: "001",
+      arrivedAt: new Date().toISOString(),
+    };
+    for (const firstRun of [true, false]) {
+      expect(await recordDeliveryReports(deps, { channelId: a, reports: [report] }, { firstRun })).toEqual({
+        recorded: 0,
+        unmatched: [report],
+      });
+    }
+    const fresh = await sentOn(a, id);
+    expect((await recordDeliveryReports(deps, { channelId: a, reports: [report] })).recorded).toBe(1);
+    // The old message's own receipt, which arrived before the restart (its job ran late), is still its own.
+    const before = { providerMessageId: id, status: "delivered" as const, arrivedAt: old.sentAt!.toISOString() };
+    expect((await recordDeliveryReports(deps, { channelId: a, reports: [before] })).recorded).toBe(1);
+    const rows = await prisma.recipient.findMany({ where: { id: { in: [old.id, fresh.id] } }, orderBy: { id: "asc" } });
+    expect(rows.map((r) => r.receiveResult)).toEqual([ReceiveResult.RECEIVED, ReceiveResult.RECEIVE_FAILED]);
+    // A receipt after the restart for a message from before it (an SMSC that kept it): matched on the job's last
+    // run, never lost to the rule.
+    const late = { providerMessageId: otherId, status: "delivered" as const, arrivedAt: new Date().toISOString() };
+    expect((await recordDeliveryReports(deps, { channelId: a, reports: [late] })).recorded).toBe(0);
+    expect((await recordDeliveryReports(deps, { channelId: a, reports: [late] }, { lastRun: true })).recorded).toBe(1);
+    expect((await prisma.recipient.findUniqueOrThrow({ where: { id: alsoOld.id } })).receiveResult).toBe(
+      ReceiveResult.RECEIVED,
+    );
   });
 });
 

@@ -6,6 +6,11 @@
 //     then only among recipients without a receipt: with an SMSC counting 1, 2, 3..., decimal "16" is also hex
 //     "10", so a first-run variant match would give message 10's receipt to message 16. Among the channel's
 //     recipients of the last days (SMSC ids repeat after a restart: the newest recipient with that id wins);
+//   - SMSC ids started again (restart, wrap-around; seen by the adapters, id-restarts.ts): a receipt that arrived
+//     after that time is matched only to messages sent after it, one that arrived before only to messages sent
+//     before it, so an old message still awaiting its receipt never takes the receipt of a newer message with the
+//     same id whose outcome is not written yet (the receipt waits for it instead). On the job's last run the rule
+//     is dropped: a receipt is never lost to a misread restart;
 //   - receive result 1 for "delivered", 2 for any other final state, with receivedAt, only where it is still 0
 //     (a receipt delivered twice counts once), and the batch's delivered/undelivered counters in the same
 //     statement;
@@ -20,10 +25,11 @@
 import { messageIdVariants } from "@switchboard/channels";
 import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
 import { ReceiveResult } from "@switchboard/contracts";
+import { receiptAccount } from "../lib/adapter-pool";
 import type { WorkerDeps } from "../lib/deps";
 import { receiveResultOf } from "../lib/send-outcomes";
 
-type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics">;
+type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics"> & Partial<Pick<WorkerDeps, "idRestarts">>;
 type Report = DeliveryReportJob["reports"][number];
 
 /** How far back a receipt may reach for its message (receipts come within the SMS validity period, days). */
@@ -58,12 +64,25 @@ export interface RecordOptions {
    * duplicate. Default false.
    */
   firstRun?: boolean;
+  /** The job's last run: a receipt is matched whether it arrived before or after its SMSC's ids started again. */
+  lastRun?: boolean;
+}
+
+/** When the channel's SMSC account last gave out its ids again (id-restarts.ts), if it did within the window. */
+async function idsRestartedAt(deps: Deps, channelId: number): Promise<Date | null> {
+  if (deps.idRestarts === undefined) return null;
+  const channel = await deps.prisma.channel.findUnique({
+    where: { id: channelId },
+    select: { kind: true, config: true },
+  });
+  if (!channel || channel.kind !== "smpp") return null;
+  return (await deps.idRestarts.last(receiptAccount(channelId, channel.kind, channel.config))) ?? null;
 }
 
 export async function recordDeliveryReports(
   deps: Deps,
   job: DeliveryReportJob,
-  { firstRun = false }: RecordOptions = {},
+  { firstRun = false, lastRun = false }: RecordOptions = {},
 ): Promise<ReportOutcome> {
   const otherSpellings = !firstRun;
   const { reports, channelId } = job;
@@ -82,6 +101,7 @@ export async function recordDeliveryReports(
   const results = reports.map(receiveResultOf);
   const errors = reports.map((r) => r.errorCode ?? null);
   const arrivedAts = reports.map((r) => (r.arrivedAt && !Number.isNaN(Date.parse(r.arrivedAt)) ? r.arrivedAt : null));
+  const restartedAt = lastRun ? null : await idsRestartedAt(deps, channelId);
 
   const rows = await deps.prisma.$queryRaw<Row[]>`
     WITH v AS (
@@ -106,6 +126,10 @@ export async function recordDeliveryReports(
       FROM found
       WHERE "channelId" IN (SELECT id FROM account) AND "sentAt" > now() - ${RECEIPT_WINDOW}::interval
         AND (exact OR "receiveResult" = ${ReceiveResult.UNKNOWN})
+        -- the SMSC's ids started again: the receipt's message is on the same side of that time as the receipt
+        AND (${restartedAt}::timestamptz IS NULL
+             OR (coalesce((${arrivedAts}::timestamptz[])[idx + 1], now()) >= ${restartedAt}::timestamptz)
+                = ("sentAt" >= ${restartedAt}::timestamptz))
       ORDER BY idx, exact DESC, ("receiveResult" = ${ReceiveResult.UNKNOWN}) DESC, id DESC
     ), u AS (
       UPDATE recipients r

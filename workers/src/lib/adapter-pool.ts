@@ -57,14 +57,16 @@ export interface AdapterPoolOptions {
   logger: Logger;
   /** Every adapter's connections obey it: a channel's host is a tenant admin's input. */
   egress: EgressPolicy;
-  /** Receives every delivery receipt of every adapter. */
-  onReport: (channelId: number, report: DeliveryReport) => void;
+  /** Receives every delivery receipt of every adapter (a promise: the SMSC's acknowledgement waits for it). */
+  onReport: (channelId: number, report: DeliveryReport) => undefined | Promise<void>;
   /** SMPP timings that are not channel settings (submit timeout, reconnect backoff); the adapter's defaults else. */
   smpp?: Partial<SmppConfigInput>;
   /** HTTP channels' client: one keep-alive pool per process, connecting through the egress policy. */
   dispatcher: ReturnType<typeof egressAgent>;
   /** An SMPP link of any channel bound again after a drop (metrics). */
   onSmppReconnect?: () => void;
+  /** An SMPP channel's message ids started again (its SMSC restarted or its counter wrapped). */
+  onSmppIdsRestarted?: (channelId: number) => void;
 }
 
 /**
@@ -124,6 +126,9 @@ export class AdapterPool {
         dispatcher: this.opts.dispatcher,
         ...(this.opts.smpp ? { smpp: this.opts.smpp } : {}),
         ...(this.opts.onSmppReconnect ? { onSmppReconnect: this.opts.onSmppReconnect } : {}),
+        ...(this.opts.onSmppIdsRestarted
+          ? { onSmppIdsRestarted: () => this.opts.onSmppIdsRestarted?.(channelId) }
+          : {}),
       });
     } catch (err) {
       this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");

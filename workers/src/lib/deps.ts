@@ -11,9 +11,11 @@ import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
+import { IdRestarts } from "./id-restarts";
 import { JobQueues } from "./job-queues";
 import { QUEUE_NAMES, WorkerMetrics } from "./metrics";
 import { OutcomeJournal } from "./outcome-journal";
+import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
 
@@ -53,6 +55,8 @@ export interface Tuning {
   pairIntervalMs: number;
   outcomeWrites: OutcomeWriterOptions;
   reportBatching: ReportBatcherOptions;
+  /** Receipts kept in Redis until enqueued or recorded, taken over from dead processes (receipt-journal.ts). */
+  receiptJournal: ReceiptJournalOptions;
   retries: QueueRetryPolicies;
 }
 
@@ -77,6 +81,7 @@ export const DEFAULT_TUNING: Tuning = {
   pairIntervalMs: 6_500,
   outcomeWrites: DEFAULT_OUTCOME_WRITES,
   reportBatching: DEFAULT_REPORT_BATCHING,
+  receiptJournal: DEFAULT_RECEIPT_JOURNAL,
   retries: DEFAULT_RETRY_POLICIES,
 };
 
@@ -90,6 +95,10 @@ export interface WorkerDeps {
   adapters: AdapterPool;
   /** Every adapter's receipts: written with their unwritten outcome, or batched into delivery-report jobs. */
   receipts: ReceiptRouter;
+  /** Every receipt from before its acknowledgement until it is enqueued or recorded (receipt-journal.ts). */
+  receiptJournal: ReceiptJournal;
+  /** When each SMSC account's message ids last started again (id-restarts.ts). */
+  idRestarts: IdRestarts;
   /** Outcomes not written yet: a receipt for one of them is written with it. */
   unwrittenOutcomes: UnwrittenOutcomes;
   /** Outcomes a failed database write left in Redis (outcome-journal.ts). */
@@ -140,16 +149,30 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     if (!outages.report(err)) logger.warn({ err }, "queue error");
   });
   const metrics = new WorkerMetrics();
-  // Keyed by the channel's provider account: a receipt may come in on a sibling channel's bind (adapters below).
-  const unwrittenOutcomes = new UnwrittenOutcomes((channelId) => adapters.accountOf(channelId));
-  const receipts = new ReceiptRouter(
-    (channelId, report) => unwrittenOutcomes.attach(channelId, report),
-    new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching),
+  // A receipt is acknowledged to the SMSC once it is here, and leaves once enqueued or recorded.
+  const receiptJournal = new ReceiptJournal(
+    redis,
+    config.REDIS_PREFIX,
+    (job) => queues.deliveryReport(job),
+    logger,
+    tuning.receiptJournal,
   );
+  const receiptsDone = (tokens: string[]) => receiptJournal.done(tokens);
+  // Keyed by the channel's provider account: a receipt may come in on a sibling channel's bind (adapters below).
+  const unwrittenOutcomes: UnwrittenOutcomes = new UnwrittenOutcomes(
+    (channelId) => adapters.accountOf(channelId),
+    receiptsDone,
+  );
+  const receipts: ReceiptRouter = new ReceiptRouter(
+    (channelId, report, token) => unwrittenOutcomes.attach(channelId, report, token),
+    new ReportBatcher((job) => queues.deliveryReport(job), logger, tuning.reportBatching, receiptsDone),
+    receiptJournal,
+  );
+  const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
   // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
   const dispatcher = egressAgent(egress, { connections: 256, keepAliveTimeout: 30_000 });
-  const adapters = new AdapterPool({
+  const adapters: AdapterPool = new AdapterPool({
     prisma,
     egress,
     dispatcher,
@@ -158,6 +181,11 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
+    onSmppIdsRestarted: (channelId) => {
+      idRestarts.mark(adapters.accountOf(channelId)).catch((err: unknown) => {
+        logger.error({ err, channelId }, "SMSC id restart not recorded");
+      });
+    },
   });
   metrics.watch(
     {
@@ -177,6 +205,8 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     queues,
     adapters,
     receipts,
+    receiptJournal,
+    idRestarts,
     unwrittenOutcomes,
     journal: new OutcomeJournal(redis, config.REDIS_PREFIX),
     leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
@@ -194,6 +224,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await deps.adapters.close();
   await deps.receipts.flush();
+  await deps.receiptJournal.close();
   await deps.queues.close();
   await deps.prisma.$disconnect();
   deps.redis.disconnect();

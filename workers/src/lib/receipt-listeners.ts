@@ -2,12 +2,14 @@
 // (and binds it) only when a chunk sends over it, so after a restart, or once a channel's batches have gone out,
 // receipts would wait at the SMSC until some unrelated batch used the channel again. This keeps every SMPP
 // channel that sent anything within the receipt window open in this process, checked every `everyMs`: its
-// receipts come in whether or not a batch is sending.
+// receipts come in whether or not a batch is sending. It also starts the receipt journal's heartbeat, with which
+// this process takes over the receipts a dead process had acknowledged but not enqueued (receipt-journal.ts).
 import { ActiveStatus } from "@switchboard/contracts";
 import { ChannelUnusable } from "./adapter-pool";
 import type { WorkerDeps } from "./deps";
 
-type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "logger" | "outages">;
+type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "logger" | "outages"> &
+  Partial<Pick<WorkerDeps, "receiptJournal">>;
 
 /** As far back as a message can still get its receipt (an SMS's validity period is days). */
 const RECEIPT_WINDOW = "7 days";
@@ -25,6 +27,7 @@ export class ReceiptListeners {
   ) {}
 
   start(): void {
+    this.deps.receiptJournal?.start();
     this.tick();
   }
 

@@ -2,13 +2,34 @@
 // channel and handed to the delivery-report queue in batches (every flushMs, or at maxReports), so recording
 // them costs one job and a few bulk statements per batch instead of a query per receipt.
 //
-// The adapter has already acknowledged each receipt to the SMSC, so a failed enqueue (Redis unreachable) keeps
-// the receipts here and tries again on the next tick, up to maxBuffered; beyond that the oldest are dropped and
-// the loss is logged, rather than growing without bound.
+// Each receipt is in the receipt journal before the SMSC has its acknowledgement (receipt-journal.ts), and leaves
+// it once its job is enqueued (or once it is recorded with its outcome). A failed enqueue (Redis unreachable)
+// keeps the receipts here and tries again on the next tick, up to maxBuffered; beyond that the oldest are dropped
+// from memory and the loss is logged, rather than growing without bound (they stay in the journal: another
+// process enqueues them once this one has stopped).
 import type { DeliveryReport, Logger } from "@switchboard/channels";
 import type { DeliveryReportJob } from "@switchboard/contracts";
+import type { ReceiptJournal } from "./receipt-journal";
 
 type Report = DeliveryReportJob["reports"][number];
+
+/** A receipt as a delivery-report job carries it; its arrival time is what is recorded as its time. */
+export function jobReport(report: DeliveryReport, arrivedAt: number): Report {
+  const item: Report = {
+    providerMessageId: report.providerMessageId.slice(0, 64),
+    status: report.status,
+    arrivedAt: new Date(arrivedAt).toISOString(),
+  };
+  if (report.errorCode) item.errorCode = report.errorCode.slice(0, 32);
+  if (report.doneAt && !Number.isNaN(report.doneAt.getTime())) item.doneAt = report.doneAt.toISOString();
+  return item;
+}
+
+/** A receipt waiting for its job, with its name in the receipt journal. */
+interface Item {
+  report: Report;
+  token: string | undefined;
+}
 
 export interface ReportBatcherOptions {
   flushMs: number;
@@ -20,7 +41,7 @@ export interface ReportBatcherOptions {
 export const DEFAULT_REPORT_BATCHING: ReportBatcherOptions = { flushMs: 200, maxReports: 1_000, maxBuffered: 200_000 };
 
 export class ReportBatcher {
-  private readonly buffers = new Map<number, Report[]>();
+  private readonly buffers = new Map<number, Item[]>();
   private buffered = 0;
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -30,16 +51,17 @@ export class ReportBatcher {
     private readonly enqueue: (job: DeliveryReportJob) => Promise<void>,
     private readonly logger: Logger,
     private readonly opts: ReportBatcherOptions = DEFAULT_REPORT_BATCHING,
+    /** Receipts whose job is enqueued: they leave the receipt journal. */
+    private readonly enqueued: (tokens: string[]) => void = () => {},
   ) {}
 
   push(channelId: number, report: DeliveryReport, arrivedAt = Date.now()): void {
-    const item: Report = {
-      providerMessageId: report.providerMessageId.slice(0, 64),
-      status: report.status,
-      arrivedAt: new Date(arrivedAt).toISOString(),
-    };
-    if (report.errorCode) item.errorCode = report.errorCode.slice(0, 32);
-    if (report.doneAt && !Number.isNaN(report.doneAt.getTime())) item.doneAt = report.doneAt.toISOString();
+    this.add(channelId, jobReport(report, arrivedAt));
+  }
+
+  /** A receipt already in a job's form; `token` names it in the receipt journal. */
+  add(channelId: number, report: Report, token?: string): void {
+    const item: Item = { report, token };
     let list = this.buffers.get(channelId);
     if (!list) {
       list = [];
@@ -69,22 +91,25 @@ export class ReportBatcher {
   private async flushAll(): Promise<void> {
     for (const [channelId, list] of this.buffers) {
       while (list.length > 0) {
-        const reports = list.slice(0, this.opts.maxReports);
+        const items = list.slice(0, this.opts.maxReports);
         try {
-          await this.enqueue({ channelId, reports });
+          await this.enqueue({ channelId, reports: items.map((i) => i.report) });
         } catch (err) {
           this.logger.error({ err, channelId, waiting: list.length }, "delivery reports not enqueued; retrying");
           this.flushSoon(this.opts.flushMs * 5);
           return;
         }
-        list.splice(0, reports.length);
-        this.buffered -= reports.length;
+        list.splice(0, items.length);
+        this.buffered -= items.length;
+        const tokens: string[] = [];
+        for (const item of items) if (item.token !== undefined) tokens.push(item.token);
+        this.enqueued(tokens);
       }
       this.buffers.delete(channelId);
     }
   }
 
-  private dropOldest(list: Report[]): void {
+  private dropOldest(list: Item[]): void {
     list.shift();
     this.buffered--;
     // Once per thousand, so an outage does not also flood the log.
@@ -95,22 +120,31 @@ export class ReportBatcher {
 }
 
 /**
- * Receipts as the adapters parse them. Each is looked at on the next turn of the event loop, not at once: an SMSC
- * often sends a receipt right behind its submit_sm_resp, in the same TCP read, and the outcome that resp settles
- * reaches its write buffer in a promise callback that runs only after the whole read has been parsed. Then it
- * either rides with that unwritten outcome (`claim`) or goes to the batcher.
+ * Receipts as the adapters parse them. Each is journaled at once (with the turn's others: one Redis write; the
+ * promise push returns resolves when it has landed, and the adapter acknowledges then), and looked at on the next
+ * turn of the event loop, not at once: an SMSC often sends a receipt right behind its submit_sm_resp, in the same
+ * TCP read, and the outcome that resp settles reaches its write buffer in a promise callback that runs only after
+ * the whole read has been parsed. Then it either rides with that unwritten outcome (`claim`) or goes to the
+ * batcher.
  */
 export class ReceiptRouter {
-  private waiting: Array<[number, DeliveryReport, number]> = [];
+  private waiting: Array<[number, DeliveryReport, Report, string | undefined]> = [];
 
   constructor(
-    private readonly claim: (channelId: number, report: DeliveryReport) => boolean,
+    private readonly claim: (channelId: number, report: DeliveryReport, token: string | undefined) => boolean,
     private readonly batcher: ReportBatcher,
+    private readonly journal?: ReceiptJournal,
   ) {}
 
-  /** Its arrival time is taken now: that is the receipt's time (its done date has minute resolution). */
-  push(channelId: number, report: DeliveryReport): void {
-    if (this.waiting.push([channelId, report, Date.now()]) === 1) setImmediate(() => this.route());
+  /**
+   * Its arrival time is taken now: that is the receipt's time (its done date has minute resolution). Resolves
+   * once the receipt is journaled (at once without a journal).
+   */
+  push(channelId: number, report: DeliveryReport): Promise<void> | undefined {
+    const item = jobReport(report, Date.now());
+    const journaled = this.journal?.add(channelId, item);
+    if (this.waiting.push([channelId, report, item, journaled?.token]) === 1) setImmediate(() => this.route());
+    return journaled?.stored;
   }
 
   /** Routes what is waiting and hands everything batched to the queue. */
@@ -122,8 +156,8 @@ export class ReceiptRouter {
   private route(): void {
     const list = this.waiting;
     this.waiting = [];
-    for (const [channelId, report, arrivedAt] of list) {
-      if (!this.claim(channelId, report)) this.batcher.push(channelId, report, arrivedAt);
+    for (const [channelId, report, item, token] of list) {
+      if (!this.claim(channelId, report, token)) this.batcher.add(channelId, item, token);
     }
   }
 }

@@ -18,6 +18,8 @@ import type { Db } from "@switchboard/db";
 export interface RiddenReceipt {
   result: typeof ReceiveResult.RECEIVED | typeof ReceiveResult.RECEIVE_FAILED;
   errorCode: string | null;
+  /** Its name in this process's receipt journal (receipt-journal.ts): it leaves once written or kept elsewhere. */
+  token?: string;
 }
 
 export interface SendOutcomeRow {
@@ -112,7 +114,11 @@ export class UnwrittenOutcomes {
    * `accountOf` names the provider account a channel's messages belong to: an SMSC delivers a receipt on any
    * receiver bind of the account, so channels sharing one (same host, port, system id) share message ids here.
    */
-  constructor(private readonly accountOf: (channelId: number) => string = String) {}
+  constructor(
+    private readonly accountOf: (channelId: number) => string = String,
+    /** Receipts that rode on written (or journaled) outcomes: they may leave the receipt journal. */
+    private readonly receiptsStored: (tokens: string[]) => void = () => {},
+  ) {}
 
   private key(channelId: number, providerMessageId: string): string {
     return `${this.accountOf(channelId)}:${providerMessageId}`;
@@ -129,11 +135,22 @@ export class UnwrittenOutcomes {
   }
 
   /** True when the receipt's message is still unwritten here: the receipt is then written with it. */
-  attach(channelId: number, report: DeliveryReport): boolean {
+  attach(channelId: number, report: DeliveryReport, token?: string): boolean {
     const row = this.rows.get(this.key(channelId, report.providerMessageId));
     if (!row || row.receipt) return false;
     row.receipt = { result: receiveResultOf(report), errorCode: report.errorCode ?? null };
+    if (token !== undefined) row.receipt.token = token;
     return true;
+  }
+
+  /**
+   * These rows are written (their receipts recorded, or sent the delivery-report way by the write) or kept in the
+   * outcome journal with their receipts: the receipts that rode on them leave the receipt journal.
+   */
+  stored(rows: readonly SendOutcomeRow[]): void {
+    const tokens: string[] = [];
+    for (const row of rows) if (row.receipt?.token !== undefined) tokens.push(row.receipt.token);
+    if (tokens.length > 0) this.receiptsStored(tokens);
   }
 
   get size(): number {
@@ -242,13 +259,22 @@ export class OutcomeWriter {
       try {
         await this.write(rows);
         this.journal?.forget(rows).catch(this.onJournalError);
+        this.unwritten?.outcomes.stored(rows);
         return;
       } catch (err) {
         if (attempt >= this.opts.attempts) {
           if (!this.hasFailed) this.failure = err;
           this.hasFailed = true;
-          // The provider has these messages: keep their outcomes where the next run and the scheduler find them.
-          await this.journal?.keep(rows).catch(this.onJournalError);
+          // The provider has these messages: keep their outcomes where the next run and the scheduler find them
+          // (with the receipts that rode on them; without a journal, those stay in the receipt journal).
+          if (this.journal) {
+            try {
+              await this.journal.keep(rows);
+              this.unwritten?.outcomes.stored(rows);
+            } catch (err) {
+              this.onJournalError(err);
+            }
+          }
           return;
         }
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
