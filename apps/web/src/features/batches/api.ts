@@ -29,6 +29,9 @@ export const batchKeys = {
   recipients: (id: string, params: ListParams) => ["batches", "recipients", id, params] as const,
   replies: (id: string, params: ListParams) => ["batches", "replies", id, params] as const,
   customers: (keyword: string) => ["batches", "customers", keyword] as const,
+  /** Whether the customer can send with a product code (in the answer's language: its reasons are translated). */
+  productAvailability: (productCode: number, lang: string) =>
+    ["batches", "product-availability", productCode, lang] as const,
 };
 
 export const fetchBatchList = (params: ListParams, signal?: AbortSignal) =>

@@ -2,6 +2,7 @@
 import type { ChannelItem, ChannelRouteItem, ChannelStats, ChannelTestResult } from "@switchboard/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type QueryParams } from "../../lib/api";
+import { productKeys } from "../products/api";
 
 export const channelKeys = {
   all: ["channels"] as const,
@@ -50,7 +51,7 @@ export function useChannelMutation<TBody extends Record<string, unknown>, TResul
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: channelKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ["products"] }),
+        queryClient.invalidateQueries({ queryKey: productKeys.all }),
       ]);
     },
   });

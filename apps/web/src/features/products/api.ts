@@ -8,6 +8,7 @@ export const productKeys = {
   all: ["products"] as const,
   list: (params: QueryParams) => ["products", "list", params] as const,
   countries: (lang: string) => ["products", "countries", lang] as const,
+  allPrices: ["products", "prices"] as const,
   prices: (params: QueryParams) => ["products", "prices", params] as const,
   userSearch: (keyword: string, type: number | undefined) => ["products", "user-search", keyword, type] as const,
 };
@@ -80,6 +81,6 @@ export function usePriceMutation() {
   return useMutation({
     mutationFn: (body: PriceChange) =>
       api.post<PriceSetResult>(body.userId === undefined ? "/price/default/set" : "/price/customer/set", body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["products", "prices"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: productKeys.allPrices }),
   });
 }

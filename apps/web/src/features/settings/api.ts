@@ -23,9 +23,12 @@ export const settingsKeys = {
   all: ["settings"] as const,
   system: (tenantId: TenantParam) => ["settings", "system", tenantId ?? null] as const,
   websites: (tenantId: TenantParam) => ["settings", "website", tenantId ?? null] as const,
+  allTemplates: ["settings", "template"] as const,
   templates: (tenantId: TenantParam, params: object) => ["settings", "template", tenantId ?? null, params] as const,
   records: (tenantId: TenantParam, params: object) => ["settings", "record", tenantId ?? null, params] as const,
+  allAccounts: ["settings", "account"] as const,
   accounts: (params: object) => ["settings", "account", params] as const,
+  countries: (lang: string) => ["settings", "countries", lang] as const,
   tenants: ["settings", "tenants"] as const,
   agents: ["settings", "agents"] as const,
 };

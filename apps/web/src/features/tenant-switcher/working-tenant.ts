@@ -5,7 +5,8 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { storage } from "../../lib/storage";
-import { userInfoQueryKey } from "../auth/api/get-user-info";
+import { authKeys } from "../auth/api/get-user-info";
+import { websiteKeys } from "../website/api/get-website-config";
 
 const listeners = new Set<() => void>();
 
@@ -44,8 +45,8 @@ export const tenantSwitcherKeys = {
 
 /** Answers that do not depend on the working tenant: who is signed in, the site, the tenant list itself. */
 function keptOnSwitch(key: readonly unknown[]): boolean {
-  if (key[0] === "website" || key[0] === tenantSwitcherKeys.all[0]) return true;
-  return key.length === userInfoQueryKey.length && userInfoQueryKey.every((part, i) => key[i] === part);
+  if (key[0] === websiteKeys.all[0] || key[0] === tenantSwitcherKeys.all[0]) return true;
+  return key.length === authKeys.userInfo.length && authKeys.userInfo.every((part, i) => key[i] === part);
 }
 
 /**

@@ -21,11 +21,14 @@ export function getUserInfo(signal?: AbortSignal): Promise<UserInfo | null> {
   return api.get<UserInfo | null>("/user/info", { signal });
 }
 
-export const userInfoQueryKey = ["user", "info"] as const;
+export const authKeys = {
+  /** Who is signed in (GET /user/info): also their balance and authentication status. */
+  userInfo: ["user", "info"] as const,
+};
 
 export function userInfoQueryOptions() {
   return queryOptions({
-    queryKey: userInfoQueryKey,
+    queryKey: authKeys.userInfo,
     queryFn: ({ signal }) => getUserInfo(signal),
     staleTime: 60_000,
   });

@@ -10,6 +10,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Form, Input, Modal, Radio, Typography, Upload, type UploadFile } from "antd";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { api } from "../../../lib/api";
+import { authKeys } from "../../auth/api/get-user-info";
+import { dashboardKeys } from "../../dashboard/api";
 import { messages } from "../messages";
 
 const ACCEPT = ".png,.jpg,.jpeg,.pdf,image/png,image/jpeg,application/pdf";
@@ -56,8 +58,8 @@ export function AuthenticationSubmitModal({ open, onClose, onSubmitted }: Authen
       message.success(t("submitted"));
       form.resetFields();
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["dashboard"] }),
-        queryClient.invalidateQueries({ queryKey: ["user", "info"] }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+        queryClient.invalidateQueries({ queryKey: authKeys.userInfo }),
       ]);
       onSubmitted?.(row);
       onClose();

@@ -5,6 +5,7 @@ import type { ProductItem } from "@switchboard/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 import { useI18n } from "../../../lib/i18n";
+import { batchKeys } from "../api";
 
 export type ProductAvailability =
   | { state: "loading" }
@@ -13,9 +14,6 @@ export type ProductAvailability =
   | { state: "available" }
   /** reason: the API's (translated), or null when no active product of the code exists for the customer. */
   | { state: "unavailable"; reason: string | null };
-
-export const productAvailabilityKey = (productCode: number, lang: string) =>
-  ["batches", "product-availability", productCode, lang] as const;
 
 export const fetchCustomerProducts = (productCode: number, signal?: AbortSignal) =>
   api.getList<ProductItem>("/product/list", { params: { code: productCode, page: 1, pageSize: 100 }, signal });
@@ -30,7 +28,7 @@ export function availabilityOf(products: readonly ProductItem[]): ProductAvailab
 export function useProductAvailability(productCode: number): ProductAvailability {
   const { lang } = useI18n();
   const query = useQuery({
-    queryKey: productAvailabilityKey(productCode, lang),
+    queryKey: batchKeys.productAvailability(productCode, lang),
     queryFn: ({ signal }) => fetchCustomerProducts(productCode, signal),
     staleTime: 60_000,
   });

@@ -42,6 +42,7 @@ export const customerKeys = {
   remit: (params: QueryParams) => ["customers", "remit", params] as const,
   authentication: (params: QueryParams) => ["customers", "authentication", params] as const,
   loginLog: (params: QueryParams) => ["customers", "login-log", params] as const,
+  file: (path: string, params: QueryParams) => ["customers", "file", path, params] as const,
 };
 
 type Signal = { signal?: AbortSignal };

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Image, Space, Spin, Typography } from "antd";
 import { useEffect, useState } from "react";
 import { errorText } from "../../../lib/error-text";
+import { customerKeys } from "../api";
 import { fetchProtectedFile } from "../api/files";
 import { messages } from "../messages";
 
@@ -20,7 +21,7 @@ interface ProtectedFileProps {
 export function ProtectedFile({ path, params, fileName, testId }: ProtectedFileProps) {
   const t = messages.useT();
   const query = useQuery({
-    queryKey: ["customers", "file", path, params],
+    queryKey: customerKeys.file(path, params),
     queryFn: ({ signal }) => fetchProtectedFile(path, params, signal),
     staleTime: 0,
     gcTime: 0,

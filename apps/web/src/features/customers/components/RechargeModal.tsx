@@ -4,7 +4,7 @@ import { Alert, App, type ButtonProps, Form, Input, Modal } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
-import { userInfoQueryKey, useUserInfo } from "../../auth/api/get-user-info";
+import { authKeys, useUserInfo } from "../../auth/api/get-user-info";
 import { useSession } from "../../auth/context/session-context";
 import { type BalanceAction, changeBalance, customerKeys } from "../api";
 import { messages } from "../messages";
@@ -73,7 +73,7 @@ export function RechargeModal({ action, open, onClose, target }: RechargeModalPr
             }),
       );
       void queryClient.invalidateQueries({ queryKey: customerKeys.all });
-      void queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
+      void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
       onClose();
     },
     onError: (error) => setServerError(errorText(error, t.shell)),

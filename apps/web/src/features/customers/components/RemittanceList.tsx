@@ -6,7 +6,7 @@ import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { errorText } from "../../../lib/error-text";
 import { formatMoney } from "../../../lib/format";
-import { userInfoQueryKey } from "../../auth/api/get-user-info";
+import { authKeys } from "../../auth/api/get-user-info";
 import { confirmRemittance, customerKeys, listRemittances, type RemittanceRow, rejectRemittance } from "../api";
 import { messages } from "../messages";
 import { FilterForm, ListView } from "./ListView";
@@ -41,7 +41,7 @@ export function RemittanceList() {
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: customerKeys.all });
-    void queryClient.invalidateQueries({ queryKey: userInfoQueryKey });
+    void queryClient.invalidateQueries({ queryKey: authKeys.userInfo });
   };
   const confirm = useMutation({
     mutationFn: (row: RemittanceRow) => confirmRemittance(row.id),

@@ -2,14 +2,11 @@
 import type { ApiKeyCreateBody, ApiKeyCreated, ApiKeyList, ApiKeyRow } from "@switchboard/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
-
-export const apiKeyKeys = {
-  list: ["developer", "api-keys"] as const,
-};
+import { developerKeys } from "./developer-api";
 
 export function useApiKeys() {
   return useQuery({
-    queryKey: apiKeyKeys.list,
+    queryKey: developerKeys.apiKeys,
     queryFn: ({ signal }) => api.get<ApiKeyList>("/user/api-keys", { signal }),
   });
 }
@@ -19,7 +16,7 @@ export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ApiKeyCreateBody) => api.post<ApiKeyCreated>("/user/api-keys", body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: apiKeyKeys.list }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: developerKeys.apiKeys }),
   });
 }
 
@@ -27,6 +24,6 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => api.post<ApiKeyRow>(`/user/api-keys/${id}/revoke`),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: apiKeyKeys.list }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: developerKeys.apiKeys }),
   });
 }

@@ -10,8 +10,11 @@ import type {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 
+/** The developer feature's query keys (its info and its API keys). */
 export const developerKeys = {
+  all: ["developer"] as const,
   info: ["developer", "info"] as const,
+  apiKeys: ["developer", "api-keys"] as const,
 };
 
 export function useDeveloperInfo() {

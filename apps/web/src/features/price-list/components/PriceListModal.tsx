@@ -1,20 +1,13 @@
 import { CATEGORY_PRICES, type UserProductPriceItem } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Input, Modal, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useState } from "react";
-import { api } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
 import { formatPrice } from "../../../lib/format";
+import { usePriceList } from "../api";
 import { messages } from "../messages";
 
 const PAGE_SIZE = 10;
-
-interface PriceAnswer {
-  list: UserProductPriceItem[];
-  total: number;
-  currency: string;
-}
 
 export interface PriceListModalProps {
   open: boolean;
@@ -30,22 +23,16 @@ export function PriceListModal({ open, onClose, userId }: PriceListModalProps) {
   const [productCode, setProductCode] = useState("all");
   const [page, setPage] = useState(1);
 
-  const query = useQuery({
-    queryKey: ["price-list", { userId, keyword, productCode, page }],
-    queryFn: ({ signal }) =>
-      api.get<PriceAnswer>("/user/product/price", {
-        signal,
-        params: {
-          userId,
-          keyword: keyword || undefined,
-          productCode: productCode === "all" ? undefined : Number(productCode),
-          page,
-          pageSize: PAGE_SIZE,
-        },
-      }),
-    enabled: open,
-    placeholderData: keepPreviousData,
-  });
+  const query = usePriceList(
+    {
+      userId,
+      keyword: keyword || undefined,
+      productCode: productCode === "all" ? undefined : Number(productCode),
+      page,
+      pageSize: PAGE_SIZE,
+    },
+    open,
+  );
 
   const currency = query.data?.currency ?? "";
   return (

@@ -6,6 +6,7 @@ import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { api } from "../../../lib/api";
 import { formatMoney } from "../../../lib/format";
 import { amountProblem, MAX_AMOUNT } from "../amount";
+import { remitKeys } from "../api";
 import { messages } from "../messages";
 
 const ACCEPT = ".png,.jpg,.jpeg,.pdf,image/png,image/jpeg,application/pdf";
@@ -42,7 +43,7 @@ export function RemitForm({ onCreated }: { onCreated?: (row: RemittanceRow) => v
     onSuccess: async (row) => {
       message.success(t("form.submitted"));
       form.resetFields();
-      await queryClient.invalidateQueries({ queryKey: ["remit"] });
+      await queryClient.invalidateQueries({ queryKey: remitKeys.all });
       onCreated?.(row);
     },
     onError: showError,

@@ -1,12 +1,11 @@
-import type { RemittanceList, RemittanceRow } from "@switchboard/contracts";
+import type { RemittanceRow } from "@switchboard/contracts";
 import { RemittanceStatus } from "@switchboard/contracts/codes";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Select, Space, Table, Tag, Typography } from "antd";
 import dayjs from "dayjs";
 import { LoadError } from "../../../components/LoadError";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
-import { api } from "../../../lib/api";
 import { formatMoney, formatNumber } from "../../../lib/format";
+import { useRemitList } from "../api";
 import { messages } from "../messages";
 
 const STATUS_COLORS: Record<number, string> = { 1: "processing", 2: "success", 3: "error" };
@@ -16,11 +15,7 @@ const time = (v: string | null) => (v ? dayjs(v).format("YYYY-MM-DD HH:mm") : "-
 export function RemitList() {
   const t = messages.useT();
   const { filters, page, pageSize, setFilters, setPage, params } = useUrlFilters<{ status?: string }>(["status"]);
-  const query = useQuery({
-    queryKey: ["remit", "list", params],
-    queryFn: ({ signal }) => api.get<RemittanceList>("/finance/remit/list", { signal, params }),
-    placeholderData: keepPreviousData,
-  });
+  const query = useRemitList(params);
   const statusLabel = (s: number) => (s >= 1 && s <= 3 ? t(`status.${s as 1 | 2 | 3}`) : String(s));
 
   return (

@@ -74,7 +74,7 @@ export function SystemSettingsForm({ tenantId }: { tenantId: TenantParam }) {
     queryFn: ({ signal }) => getSystemSetting(tenantId, signal),
   });
   const countries = useQuery({
-    queryKey: ["settings", "countries", t.lang],
+    queryKey: settingsKeys.countries(t.lang),
     queryFn: ({ signal }) => api.getList<Country>("/country/list", { signal }),
     staleTime: 3_600_000,
   });

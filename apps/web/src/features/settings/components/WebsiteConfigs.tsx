@@ -21,6 +21,7 @@ import { useState } from "react";
 import { LoadError } from "../../../components/LoadError";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { config } from "../../../lib/config";
+import { websiteKeys } from "../../website/api/get-website-config";
 import {
   deleteWebsite,
   listAgents,
@@ -146,7 +147,7 @@ function WebsiteEditor({
       message.success(t("common.saved"));
       await queryClient.invalidateQueries({ queryKey: settingsKeys.websites(tenantId) });
       // The shell's branding may come from this config.
-      await queryClient.invalidateQueries({ queryKey: ["website"] });
+      await queryClient.invalidateQueries({ queryKey: websiteKeys.all });
       onClose();
     },
     onError: showError,
@@ -265,7 +266,7 @@ export function WebsiteConfigs({ tenantId, allowAgent = true }: { tenantId: Tena
     onSuccess: async () => {
       message.success(t("common.deleted"));
       await queryClient.invalidateQueries({ queryKey: settingsKeys.websites(tenantId) });
-      await queryClient.invalidateQueries({ queryKey: ["website"] });
+      await queryClient.invalidateQueries({ queryKey: websiteKeys.all });
     },
     onError: showError,
   });

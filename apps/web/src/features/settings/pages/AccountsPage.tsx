@@ -95,7 +95,7 @@ export default function AccountsPage() {
           onClose={() => setCreating(false)}
           onCreated={async () => {
             setCreating(false);
-            await queryClient.invalidateQueries({ queryKey: ["settings", "account"] });
+            await queryClient.invalidateQueries({ queryKey: settingsKeys.allAccounts });
           }}
         />
       )}

@@ -61,7 +61,7 @@ function TemplateEditor({
       row ? editTemplate(tenantId, row.id, input) : createTemplate(tenantId, input),
     onSuccess: async () => {
       message.success(t("common.saved"));
-      await queryClient.invalidateQueries({ queryKey: ["settings", "template"] });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.allTemplates });
       onClose();
     },
     onError: showError,
@@ -178,7 +178,7 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
     placeholderData: keepPreviousData,
   });
   const done = async () => {
-    await queryClient.invalidateQueries({ queryKey: ["settings", "template"] });
+    await queryClient.invalidateQueries({ queryKey: settingsKeys.allTemplates });
   };
   const status = useMutation({
     mutationFn: (r: SmsTemplateRow) => setTemplateStatus(tenantId, r.id, r.status === 1 ? 2 : 1),

@@ -21,9 +21,15 @@ export async function getWebsiteConfig(signal?: AbortSignal): Promise<WebsiteCon
   return cfg;
 }
 
+/** The site's own answers: kept across login, logout and a tenant switch. */
+export const websiteKeys = {
+  all: ["website"] as const,
+  config: ["website", "config"] as const,
+};
+
 export function websiteConfigQueryOptions() {
   return queryOptions({
-    queryKey: ["website", "config"],
+    queryKey: websiteKeys.config,
     queryFn: ({ signal }) => getWebsiteConfig(signal),
     staleTime: 10 * 60_000,
   });
