@@ -374,7 +374,9 @@ describe("dispatch end to end over SMPP", () => {
       });
       expect(reported.size).toBe(40);
 
-      // Every request is signed with the customer's key and carries the event it is.
+      // Every body is one the webhook catalogue (the OpenAPI document's webhooks) describes; every request is
+      // signed with the customer's key and carries the event it is.
+      expect(receiver.invalid).toEqual([]);
       const now = Math.floor(Date.now() / 1000);
       for (const r of receiver.requests) {
         expect(verifyCallbackSignature(r.signature, r.raw, keyHash, now)).toBe(true);

@@ -18,6 +18,7 @@ import {
   SendResult,
   smppChannelConfig,
   UserType,
+  webhookBody,
 } from "@switchboard/contracts";
 import { createPrisma, DEMO_TENANT_CODE, type Prisma, type PrismaClient } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
@@ -371,6 +372,8 @@ export interface ReceivedCallback {
 /** A loopback notify URL that takes every callback, except the first of `refuseFirst` (answered 500). */
 export async function callbackReceiver(opts: { refuseFirst?: string } = {}) {
   const requests: ReceivedCallback[] = [];
+  /** Bodies the catalogue does not describe (answered 400: the test waiting for them fails, and says why). */
+  const invalid: string[] = [];
   let refused = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -380,10 +383,18 @@ export async function callbackReceiver(opts: { refuseFirst?: string } = {}) {
       const event = String(req.headers["x-switchboard-event"]);
       const answered = event === opts.refuseFirst && !refused ? 500 : 200;
       if (answered === 500) refused = true;
+      const body = JSON.parse(raw);
+      // Every body the platform posts is one the webhook catalogue (and so the OpenAPI document) describes.
+      const checked = webhookBody.safeParse(body);
+      if (!checked.success) {
+        invalid.push(`${event}: ${checked.error.message}`);
+        res.writeHead(400).end();
+        return;
+      }
       requests.push({
         event,
         raw,
-        body: JSON.parse(raw),
+        body,
         signature: String(req.headers["x-switchboard-signature"]),
         answered,
       });
@@ -395,6 +406,7 @@ export async function callbackReceiver(opts: { refuseFirst?: string } = {}) {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
+    invalid,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

@@ -181,6 +181,8 @@ describe("WS batch through the WhatsApp simulator", () => {
         const got = receiver.requests.filter((r) => r.event === "inbound" && r.answered === 200);
         return got.length >= phones.length ? got : undefined;
       });
+      // Each inbound body is as the webhook catalogue describes it (the OpenAPI document's webhooks).
+      expect(receiver.invalid).toEqual([]);
       const now = Math.floor(Date.now() / 1000);
       for (const r of inbound) {
         expect(verifyCallbackSignature(r.signature, r.raw, keyHash, now)).toBe(true);

@@ -24,6 +24,7 @@ import { catalogRoutes } from "./modules/catalog/catalog.routes";
 import { channelRoutes } from "./modules/channels/channels.routes";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { developerRoutes } from "./modules/developer/developer.routes";
+import { webhookCatalogue } from "./modules/developer/webhook-catalogue";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
 import { noticeRoutes } from "./modules/notices/notices.routes";
@@ -137,6 +138,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
           "Multi-channel business messaging (RCS, WhatsApp, SMS). Every JSON route answers the envelope " +
           "{ code, message, data }: code 0 success, 1 error (message in the `lang` header's language), 401 signed out.",
       },
+      // Every event posted to a customer's notify URL, with its body (packages/contracts/src/webhooks.ts).
+      webhooks: webhookCatalogue(),
       components: {
         securitySchemes: {
           // The session token of the web apps (every route outside /v1).

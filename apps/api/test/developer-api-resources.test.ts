@@ -1,7 +1,7 @@
 // The developer API's own resources (issue 18): with a secret key a customer lists its batches, cancels one not
 // yet sending (refunded whole), reads a batch's messages and one message by id, its balance, its ledger and its
 // prices. Another customer's batch or message answers 404 like a missing one; staff filters are refused; a key
-// without the scope a route needs answers 403 and changes nothing.
+// without the scope a route needs answers 403 and changes nothing. The OpenAPI document lists every webhook event.
 import {
   type ApiKeyCreated,
   type BalanceLogList,
@@ -9,11 +9,13 @@ import {
   type BatchList,
   type BatchRow,
   BatchStatus,
+  CALLBACK_SIGNATURE_HEADER,
   type RecipientList,
   SendResult,
   type UserProductPriceList,
   type V1Balance,
   type V1Message,
+  WEBHOOK_EVENTS,
 } from "@switchboard/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Account, BatchFixtures, type BatchWorld, get, multiple, post } from "./batch-fixtures";
@@ -169,3 +171,28 @@ describe("developer API resources", () => {
     );
   });
 });
+
+describe("the webhook catalogue", () => {
+  it("lists every event the platform posts in the OpenAPI document's webhooks, with its signed body's schema", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: JsonSchema }> } } }>;
+    };
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    for (const event of WEBHOOK_EVENTS) {
+      const post = doc.webhooks[event]!.post;
+      expect(JSON.stringify(post)).toContain(CALLBACK_SIGNATURE_HEADER);
+      const schema = post.requestBody.content["application/json"]!.schema;
+      expect(schema.required).toEqual(expect.arrayContaining(["event", "eventId", "createdAt", "data"]));
+      expect(schema.properties?.event).toMatchObject({ const: event });
+    }
+    const report = doc.webhooks.delivery_report!.post.requestBody.content["application/json"]!.schema;
+    expect(JSON.stringify(report.properties?.data)).toContain("receiveResult");
+  });
+});
+
+interface JsonSchema {
+  required?: string[];
+  properties?: Record<string, unknown>;
+}

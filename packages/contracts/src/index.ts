@@ -24,3 +24,4 @@ export * from "./sms-segments";
 export * from "./sms-templates";
 export * from "./time-zone";
 export * from "./users";
+export * from "./webhooks";

@@ -8,6 +8,7 @@
 //   dispatch / API stop  --finish-batch--> counts, refunds of failed/terminated recipients, final status
 //   finish, receipts     --callback--> signed POST to the customer's notify URL, retried with backoff
 import { z } from "zod";
+import { WEBHOOK_EVENTS } from "./webhooks";
 
 export const QUEUE = {
   ingestBatch: "ingest-batch",
@@ -91,7 +92,7 @@ export const finishBatchJob = z.object({ batchId: bigId });
 export const callbackJob = z.object({
   userId: z.number().int().positive(),
   batchId: bigId.optional(),
-  event: z.enum(["delivery_report", "batch_finished", "inbound"]),
+  event: z.enum(WEBHOOK_EVENTS),
   /** For delivery reports: the recipient ids whose outcome is reported (the payload is built when sent). */
   recipientIds: z.array(bigId).max(1000).optional(),
   /** For inbound: the stored inbound message (its text is read when the callback is sent, never queued). */

@@ -6,14 +6,12 @@
 // (EGRESS_ALLOW). Each attempt is a notify_attempts row; a failed attempt throws so BullMQ retries it with
 // exponential backoff.
 //
-// Body: { event, eventId, createdAt, data }. eventId is the same on every attempt of one event, so a receiver
-// can drop repeats. E.164 numbers go to the customer's own URL (they are its recipients), never to logs.
-//   batch_finished:  data = { batchId, status, productCode, counts..., cost, refunded, reason, finishedAt }
-//                    (reason in the customer's language, like the API answers it)
-//   delivery_report: data = { batchId, reports: [{ recipientId, phone, sendResult, receiveResult, errorCode,
-//                              sentAt, receivedAt }] }
+// Body: { event, eventId, createdAt, data }, each event's data as the webhook catalogue says
+// (packages/contracts/src/webhooks.ts, the OpenAPI document's `webhooks`). eventId is the same on every attempt
+// of one event, so a receiver can drop repeats. E.164 numbers go to the customer's own URL (they are its
+// recipients), never to logs. Texts (a failed batch's reason) are in the customer's language.
 
-import type { CallbackJob } from "@switchboard/contracts";
+import type { BatchFinishedData, CallbackJob, DeliveryReportData, InboundData } from "@switchboard/contracts";
 import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
 import { signCallback } from "@switchboard/domain/callback-signature";
 import { postCallback } from "@switchboard/domain/callbacks";
@@ -100,9 +98,16 @@ async function recordAttempt(
   });
 }
 
-/** The event's data, read now, texts in the customer's language; null when the batch is not the user's (or gone). */
-async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<object | null> {
-  if (job.event === "inbound") return inboundData(deps, job);
+/**
+ * The event's data as the webhook catalogue describes it (packages/contracts/src/webhooks.ts), read now, texts in
+ * the customer's language; null when the batch is not the user's (or gone).
+ */
+async function eventData(
+  deps: Deps,
+  job: CallbackJob,
+  lang: Lang,
+): Promise<BatchFinishedData | DeliveryReportData | InboundData | null> {
+  if (job.event === "inbound") return inboundEventData(deps, job);
   if (job.batchId === undefined) return null;
   const batch = await deps.prisma.messageBatch.findFirst({
     where: { id: BigInt(job.batchId), userId: job.userId },
@@ -140,7 +145,7 @@ async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<obje
       refunded: formatMoney(batch.refunded),
       reason: decodeBatchReason(batch.reason, lang),
       finishedAt: batch.finishedAt?.toISOString() ?? null,
-    };
+    } satisfies BatchFinishedData;
   }
   const recipients = await deps.prisma.recipient.findMany({
     where: { batchId: batch.id, id: { in: (job.recipientIds ?? []).map((id) => BigInt(id)) } },
@@ -171,11 +176,11 @@ async function eventData(deps: Deps, job: CallbackJob, lang: Lang): Promise<obje
       /** An RCS message that could not be delivered and was sent as SMS instead. */
       fellBackToSms: r.fallbackFrom !== null,
     })),
-  };
+  } satisfies DeliveryReportData;
 }
 
 /** An inbound message (a reply, a suggestion tap) as its customer receives it; null when it is not theirs. */
-async function inboundData(deps: Deps, job: CallbackJob): Promise<object | null> {
+async function inboundEventData(deps: Deps, job: CallbackJob): Promise<InboundData | null> {
   if (job.inboundId === undefined) return null;
   const m = await deps.prisma.inboundMessage.findFirst({
     where: { id: BigInt(job.inboundId), userId: job.userId },
@@ -190,5 +195,5 @@ async function inboundData(deps: Deps, job: CallbackJob): Promise<object | null>
     postbackData: m.postbackData,
     inReplyTo: m.inReplyTo,
     receivedAt: m.receivedAt.toISOString(),
-  };
+  } satisfies InboundData;
 }
