@@ -12,6 +12,8 @@ import {
   ingestBatchJob,
   QUEUE,
   type QueueName,
+  type QueueRetryPolicies,
+  retryDelayMs,
 } from "@switchboard/contracts";
 import { batchJobKeys } from "@switchboard/db";
 import { redisRetryStrategy } from "@switchboard/domain/outage-log";
@@ -135,6 +137,24 @@ function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
 }
 
 /**
+ * The capped exponential backoff (CAPPED_BACKOFF) of a queue whose retry policy has maxBackoffMs: BullMQ asks the
+ * Worker's settings.backoffStrategy for every job whose backoff type is not one of its own. The delay starts from
+ * the job's own backoff delay (its producer's policy), capped by this process's policy of the queue.
+ */
+function backoffStrategy(retries: QueueRetryPolicies, name: QueueName) {
+  const key = (Object.keys(QUEUE) as Array<keyof typeof QUEUE>).find((k) => QUEUE[k] === name);
+  const policy = key && key !== "schedule" ? retries[key] : undefined;
+  return (attemptsMade: number, _type?: string, _err?: Error, job?: { opts: { backoff?: unknown } }) => {
+    const backoff = job?.opts.backoff;
+    const delay =
+      typeof backoff === "object" && backoff !== null && typeof (backoff as { delay?: unknown }).delay === "number"
+        ? (backoff as { delay: number }).delay
+        : (policy?.backoffMs ?? 1_000);
+    return retryDelayMs({ attempts: 0, backoffMs: delay, maxBackoffMs: policy?.maxBackoffMs }, attemptsMade);
+  };
+}
+
+/**
  * A job whose worker died (SIGKILL, a crash, a lost machine) is handed to another worker once its lock has
  * lapsed and a stalled-job check has seen it: at most lockDuration + stalledInterval, 20 s here instead of
  * BullMQ's 60 s. Locks are renewed every lockDuration / 2 by a timer, which a busy event loop still serves
@@ -191,7 +211,13 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
         await job.moveToDelayed(Date.now() + result.runAgainInMs, token);
         throw new DelayedError();
       },
-      { connection, prefix, concurrency: concurrency[name] ?? 1, ...JOB_LOCKS },
+      {
+        connection,
+        prefix,
+        concurrency: concurrency[name] ?? 1,
+        ...JOB_LOCKS,
+        settings: { backoffStrategy: backoffStrategy(deps.tuning.retries, name) },
+      },
     );
     worker.on("failed", (job, err) => {
       const final = job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1);

@@ -21,10 +21,14 @@ export const QUEUE = {
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
-/** Retry policy of a queue's jobs: how often a failing job runs, and the first backoff delay (doubling after). */
+/**
+ * Retry policy of a queue's jobs: how often a failing job runs, and the first backoff delay (doubling after, up to
+ * maxBackoffMs when given: then every later delay is maxBackoffMs).
+ */
 export interface RetryPolicy {
   attempts: number;
   backoffMs: number;
+  maxBackoffMs?: number;
 }
 
 export type QueueRetryPolicies = Record<
@@ -45,13 +49,40 @@ export const DEFAULT_RETRY_POLICIES: QueueRetryPolicies = {
   // outlast a database outage instead of being dropped after 15 s of it.
   deliveryReport: { attempts: 13, backoffMs: 1_000 },
   finishBatch: { attempts: 13, backoffMs: 1_000 },
-  callback: { attempts: 6, backoffMs: 10_000 },
+  // A customer's receiver may be down for hours: 10 s doubling up to an hour (10 s, 20 s, ... 42 min 40 s), then
+  // hourly, 33 attempts in all: the last one about 24 h 25 min after the first, never more than an hour apart.
+  callback: { attempts: 33, backoffMs: 10_000, maxBackoffMs: 3_600_000 },
 };
 
-/** A retry policy as BullMQ job options: attempts, and an exponential backoff from backoffMs. */
+/**
+ * BullMQ's name of the capped exponential backoff: a custom strategy, so every Worker of a queue whose policy has
+ * maxBackoffMs gives BullMQ `settings.backoffStrategy` computing it (retryDelayMs).
+ */
+export const CAPPED_BACKOFF = "capped-exponential";
+
+/**
+ * The delay before the next run after attemptsMade failed runs (1 after the first): backoffMs doubling, capped
+ * at maxBackoffMs when the policy has one.
+ */
+export function retryDelayMs(policy: RetryPolicy, attemptsMade: number): number {
+  const delay = policy.backoffMs * 2 ** Math.max(0, attemptsMade - 1);
+  return policy.maxBackoffMs === undefined ? delay : Math.min(delay, policy.maxBackoffMs);
+}
+
+/** Every delay between the runs of a job that fails each time: attempts - 1 of them. */
+export const retryDelaysMs = (policy: RetryPolicy): number[] =>
+  Array.from({ length: Math.max(0, policy.attempts - 1) }, (_, i) => retryDelayMs(policy, i + 1));
+
+/**
+ * A retry policy as BullMQ job options: attempts, and an exponential backoff from backoffMs (BullMQ's own), or
+ * the capped one (CAPPED_BACKOFF, computed by the worker's backoffStrategy) when the policy has maxBackoffMs.
+ */
 export const retryJobOptions = (policy: RetryPolicy) => ({
   attempts: policy.attempts,
-  backoff: { type: "exponential" as const, delay: policy.backoffMs },
+  backoff: {
+    type: policy.maxBackoffMs === undefined ? ("exponential" as const) : CAPPED_BACKOFF,
+    delay: policy.backoffMs,
+  },
 });
 
 /** BigInt ids travel as decimal strings. */
