@@ -10,11 +10,15 @@ export const dashboardKeys = {
   backend: ["dashboard", "backend"] as const,
 };
 
-/** GET /dashboard/customer */
-export function useCustomerDashboard() {
+/** GET /dashboard/customer: every product's figures, or one product's (`productCode`, the RCS portal's home). */
+export function useCustomerDashboard(productCode?: number) {
   return useQuery({
-    queryKey: dashboardKeys.customer,
-    queryFn: ({ signal }) => api.get<CustomerDashboard>("/dashboard/customer", { signal }),
+    queryKey: productCode === undefined ? dashboardKeys.customer : dashboardKeys.customerProduct(productCode),
+    queryFn: ({ signal }) =>
+      api.get<CustomerDashboard>("/dashboard/customer", {
+        params: productCode === undefined ? undefined : { productCode },
+        signal,
+      }),
   });
 }
 

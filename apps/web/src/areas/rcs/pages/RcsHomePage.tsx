@@ -1,6 +1,5 @@
 /** /user/home: the RCS portal's home (RCS figures only, the latest batches, authentication, notices). */
-import { PlusOutlined, ReloadOutlined, TagsOutlined } from "@ant-design/icons";
-import type { CustomerDashboard } from "@switchboard/contracts";
+import { PlusOutlined, TagsOutlined } from "@ant-design/icons";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Col, Empty, List, Row, Skeleton, Space, Typography } from "antd";
@@ -14,27 +13,20 @@ import { BatchProgress } from "../../../features/batches/components/BatchProgres
 import { BatchStatusTag } from "../../../features/batches/components/BatchStatusTag";
 import { formatTime } from "../../../features/batches/components/time";
 import { liveInterval } from "../../../features/batches/status";
-import { dashboardKeys } from "../../../features/dashboard/api";
+import { useCustomerDashboard } from "../../../features/dashboard/api";
 import { AuthenticationCard } from "../../../features/dashboard/components/AuthenticationCard";
 import { DailyChart } from "../../../features/dashboard/components/DailyChart";
+import { DashboardState, RefreshButton } from "../../../features/dashboard/components/DashboardState";
 import { Figure } from "../../../features/dashboard/components/Figure";
+import { FigureRow } from "../../../features/dashboard/components/FigureRow";
 import { formatRate } from "../../../features/dashboard/format";
 import { useNoticeList } from "../../../features/notice/api/notice-api";
 import { PriceListModal } from "../../../features/price-list/components/PriceListModal";
-import { api } from "../../../lib/api";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { messages } from "../messages";
 import { rcsCreatePath, rcsDetailPath, rcsListPath } from "../stage";
 
 const LATEST = 5;
-
-function useRcsDashboard() {
-  return useQuery({
-    queryKey: dashboardKeys.customerProduct(ProductCode.RCS),
-    queryFn: ({ signal }) =>
-      api.get<CustomerDashboard>("/dashboard/customer", { params: { productCode: ProductCode.RCS }, signal }),
-  });
-}
 
 function useLatestBatches() {
   const params = { productCode: ProductCode.RCS, page: 1, pageSize: LATEST };
@@ -47,11 +39,10 @@ function useLatestBatches() {
 
 export default function RcsHomePage() {
   const t = messages.useT();
-  const dashboard = useRcsDashboard();
+  const dashboard = useCustomerDashboard(ProductCode.RCS);
   const latest = useLatestBatches();
   const [priceListOpen, setPriceListOpen] = useState(false);
   const [authOpen, setAuthOpen] = useState(false);
-  const data = dashboard.data;
 
   return (
     <PageContainer
@@ -65,11 +56,10 @@ export default function RcsHomePage() {
           <Button icon={<TagsOutlined />} onClick={() => setPriceListOpen(true)} data-testid="open-price-list">
             {t("home.priceList")}
           </Button>
-          <Button
-            icon={<ReloadOutlined />}
-            aria-label={t("home.refresh")}
-            loading={dashboard.isFetching && !dashboard.isPending}
-            onClick={() => {
+          <RefreshButton
+            query={dashboard}
+            label={t("home.refresh")}
+            onRefresh={() => {
               void dashboard.refetch();
               void latest.refetch();
             }}
@@ -77,12 +67,8 @@ export default function RcsHomePage() {
         </Space>
       }
     >
-      {dashboard.isPending ? (
-        <Skeleton active paragraph={{ rows: 8 }} data-testid="rcs-home-loading" />
-      ) : dashboard.isError ? (
-        <LoadError error={dashboard.error} onRetry={() => dashboard.refetch()} />
-      ) : (
-        data && (
+      <DashboardState query={dashboard} loadingTestId="rcs-home-loading">
+        {(data) => (
           <Space orientation="vertical" size="large" style={{ width: "100%" }}>
             <Row gutter={[16, 16]}>
               <Col xs={24} md={12}>
@@ -102,57 +88,50 @@ export default function RcsHomePage() {
                 <AuthenticationCard data={data} onSubmit={() => setAuthOpen(true)} />
               </Col>
             </Row>
-            <Row gutter={[16, 16]}>
-              <Col flex="1 1 180px">
-                <Figure
-                  testId="rcs-today-sent"
-                  label={t("figure.todaySent")}
-                  value={formatNumber(data.today.sent)}
-                  note={t("figure.batches", { count: formatNumber(data.today.batches) })}
-                />
-              </Col>
-              <Col flex="1 1 180px">
-                <Figure
-                  testId="rcs-month-sent"
-                  label={t("figure.monthSent")}
-                  value={formatNumber(data.month.sent)}
-                  note={t("figure.batches", { count: formatNumber(data.month.batches) })}
-                />
-              </Col>
-              <Col flex="1 1 180px">
-                <Figure
-                  testId="rcs-delivery-rate"
-                  label={t("figure.deliveryRate")}
-                  value={formatRate(data.month.deliveryRate)}
-                  note={t("figure.deliveredOf", {
+            <FigureRow
+              col={{ flex: "1 1 180px" }}
+              figures={[
+                {
+                  testId: "rcs-today-sent",
+                  label: t("figure.todaySent"),
+                  value: formatNumber(data.today.sent),
+                  note: t("figure.batches", { count: formatNumber(data.today.batches) }),
+                },
+                {
+                  testId: "rcs-month-sent",
+                  label: t("figure.monthSent"),
+                  value: formatNumber(data.month.sent),
+                  note: t("figure.batches", { count: formatNumber(data.month.batches) }),
+                },
+                {
+                  testId: "rcs-delivery-rate",
+                  label: t("figure.deliveryRate"),
+                  value: formatRate(data.month.deliveryRate),
+                  note: t("figure.deliveredOf", {
                     delivered: formatNumber(data.month.delivered),
                     sent: formatNumber(data.month.sent),
-                  })}
-                />
-              </Col>
-              <Col flex="1 1 180px">
-                <Figure
-                  testId="rcs-read-rate"
-                  label={t("figure.readRate")}
-                  value={formatRate(data.month.readRate)}
-                  note={t("figure.readOf", {
+                  }),
+                },
+                {
+                  testId: "rcs-read-rate",
+                  label: t("figure.readRate"),
+                  value: formatRate(data.month.readRate),
+                  note: t("figure.readOf", {
                     read: formatNumber(data.month.read),
                     delivered: formatNumber(data.month.delivered),
-                  })}
-                />
-              </Col>
-              <Col flex="1 1 180px">
-                <Figure
-                  testId="rcs-fallback-share"
-                  label={t("figure.fallbackShare")}
-                  value={formatRate(data.month.fallbackShare)}
-                  note={t("figure.fallbackOf", {
+                  }),
+                },
+                {
+                  testId: "rcs-fallback-share",
+                  label: t("figure.fallbackShare"),
+                  value: formatRate(data.month.fallbackShare),
+                  note: t("figure.fallbackOf", {
                     fallback: formatNumber(data.month.fallback),
                     sent: formatNumber(data.month.sent),
-                  })}
-                />
-              </Col>
-            </Row>
+                  }),
+                },
+              ]}
+            />
             <DailyChart series={data.series} />
             <Row gutter={[16, 16]}>
               <Col xs={24} lg={14}>
@@ -163,8 +142,8 @@ export default function RcsHomePage() {
               </Col>
             </Row>
           </Space>
-        )
-      )}
+        )}
+      </DashboardState>
       <PriceListModal open={priceListOpen} onClose={() => setPriceListOpen(false)} />
       <AuthenticationSubmitModal open={authOpen} onClose={() => setAuthOpen(false)} />
     </PageContainer>

@@ -1,9 +1,9 @@
 import type { PeriodFigures } from "@switchboard/contracts";
-import { Col, Row, Typography } from "antd";
+import { Typography } from "antd";
 import { formatNumber } from "../../../lib/format";
 import { formatRate } from "../format";
 import { messages } from "../messages";
-import { Figure } from "./Figure";
+import { FigureRow } from "./FigureRow";
 
 /** Sent, success rate and delivery rate of one period (today or this month). */
 export function PeriodFiguresRow({ period, figures }: { period: "today" | "month"; figures: PeriodFigures }) {
@@ -13,32 +13,29 @@ export function PeriodFiguresRow({ period, figures }: { period: "today" | "month
       <Typography.Title level={5} style={{ marginTop: 0 }}>
         {t(`period.${period}`)}
       </Typography.Title>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} sm={8}>
-          <Figure
-            testId={`dashboard-${period}-sent`}
-            label={t(period === "today" ? "figure.todaySent" : "figure.monthSent")}
-            value={formatNumber(figures.sent)}
-            note={t("figure.batches", { count: formatNumber(figures.batches) })}
-          />
-        </Col>
-        <Col xs={24} sm={8}>
-          <Figure
-            testId={`dashboard-${period}-success-rate`}
-            label={t("figure.successRate")}
-            value={formatRate(figures.successRate)}
-            note={`${formatNumber(figures.success)} / ${formatNumber(figures.sent)}`}
-          />
-        </Col>
-        <Col xs={24} sm={8}>
-          <Figure
-            testId={`dashboard-${period}-delivery-rate`}
-            label={t("figure.deliveryRate")}
-            value={formatRate(figures.deliveryRate)}
-            note={`${formatNumber(figures.delivered)} / ${formatNumber(figures.sent)}`}
-          />
-        </Col>
-      </Row>
+      <FigureRow
+        col={{ xs: 24, sm: 8 }}
+        figures={[
+          {
+            testId: `dashboard-${period}-sent`,
+            label: t(period === "today" ? "figure.todaySent" : "figure.monthSent"),
+            value: formatNumber(figures.sent),
+            note: t("figure.batches", { count: formatNumber(figures.batches) }),
+          },
+          {
+            testId: `dashboard-${period}-success-rate`,
+            label: t("figure.successRate"),
+            value: formatRate(figures.successRate),
+            note: `${formatNumber(figures.success)} / ${formatNumber(figures.sent)}`,
+          },
+          {
+            testId: `dashboard-${period}-delivery-rate`,
+            label: t("figure.deliveryRate"),
+            value: formatRate(figures.deliveryRate),
+            note: `${formatNumber(figures.delivered)} / ${formatNumber(figures.sent)}`,
+          },
+        ]}
+      />
     </div>
   );
 }

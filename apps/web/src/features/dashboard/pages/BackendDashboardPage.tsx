@@ -1,13 +1,12 @@
-import { ReloadOutlined } from "@ant-design/icons";
 import type { TopCustomer } from "@switchboard/contracts";
-import { Button, Card, Col, Row, Skeleton, Space, Table, Typography } from "antd";
-import { LoadError } from "../../../components/LoadError";
+import { Card, Col, Row, Space, Table, Typography } from "antd";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney, formatNumber } from "../../../lib/format";
 import { QueueBoardButton } from "../../queue-board/components/QueueBoardButton";
 import { useBackendDashboard } from "../api";
 import { DailyChart } from "../components/DailyChart";
-import { Figure } from "../components/Figure";
+import { DashboardState, RefreshButton } from "../components/DashboardState";
+import { FigureRow } from "../components/FigureRow";
 import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
 import { QueueCard } from "../components/QueueCard";
 import { messages } from "../messages";
@@ -16,54 +15,34 @@ import { messages } from "../messages";
 export default function BackendDashboardPage() {
   const t = messages.useT();
   const query = useBackendDashboard();
-  const data = query.data;
-  const money = (v: string) => (data?.currency ? `${formatMoney(v)} ${data.currency}` : formatMoney(v));
+  const currency = query.data?.currency;
+  const money = (v: string) => (currency ? `${formatMoney(v)} ${currency}` : formatMoney(v));
 
   return (
     <PageContainer
       extra={
         <Space>
           <QueueBoardButton />
-          <Button
-            icon={<ReloadOutlined />}
-            aria-label={t("action.refresh")}
-            loading={query.isFetching && !query.isPending}
-            onClick={() => query.refetch()}
-          />
+          <RefreshButton query={query} label={t("action.refresh")} />
         </Space>
       }
     >
-      {query.isPending ? (
-        <Skeleton active paragraph={{ rows: 8 }} data-testid="dashboard-loading" />
-      ) : query.isError ? (
-        <LoadError error={query.error} onRetry={() => query.refetch()} />
-      ) : (
-        data && (
+      <DashboardState query={query} loadingTestId="dashboard-loading">
+        {(data) => (
           <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-            <Row gutter={[16, 16]}>
-              <Col xs={24} sm={12} lg={6}>
-                <Figure testId="dashboard-today-spend" label={t("figure.todaySpend")} value={money(data.today.spend)} />
-              </Col>
-              <Col xs={24} sm={12} lg={6}>
-                <Figure testId="dashboard-month-spend" label={t("figure.monthSpend")} value={money(data.month.spend)} />
-              </Col>
-              <Col xs={24} sm={12} lg={6}>
-                <Figure
-                  testId="dashboard-customers"
-                  label={t("figure.customers")}
-                  value={formatNumber(data.customers)}
-                />
-              </Col>
-              {data.ownBalance !== null && (
-                <Col xs={24} sm={12} lg={6}>
-                  <Figure
-                    testId="dashboard-own-balance"
-                    label={t("figure.ownBalance")}
-                    value={money(data.ownBalance)}
-                  />
-                </Col>
-              )}
-            </Row>
+            <FigureRow
+              col={{ xs: 24, sm: 12, lg: 6 }}
+              figures={[
+                { testId: "dashboard-today-spend", label: t("figure.todaySpend"), value: money(data.today.spend) },
+                { testId: "dashboard-month-spend", label: t("figure.monthSpend"), value: money(data.month.spend) },
+                { testId: "dashboard-customers", label: t("figure.customers"), value: formatNumber(data.customers) },
+                data.ownBalance !== null && {
+                  testId: "dashboard-own-balance",
+                  label: t("figure.ownBalance"),
+                  value: money(data.ownBalance),
+                },
+              ]}
+            />
             <PeriodFiguresRow period="today" figures={data.today} />
             <PeriodFiguresRow period="month" figures={data.month} />
             <Row gutter={[16, 16]}>
@@ -117,8 +96,8 @@ export default function BackendDashboardPage() {
               {t("period.utc")}
             </Typography.Text>
           </Space>
-        )
-      )}
+        )}
+      </DashboardState>
     </PageContainer>
   );
 }

@@ -1,8 +1,7 @@
-import { DollarOutlined, ReloadOutlined, TagsOutlined } from "@ant-design/icons";
-import { Button, Col, Divider, Row, Skeleton, Space, Typography } from "antd";
+import { DollarOutlined, TagsOutlined } from "@ant-design/icons";
+import { Button, Col, Divider, Row, Space, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
 import { formatMoney } from "../../../lib/format";
 import { AuthenticationSubmitModal } from "../../authentication-submit/components/AuthenticationSubmitModal";
@@ -10,6 +9,7 @@ import { PriceListModal } from "../../price-list/components/PriceListModal";
 import { useCustomerDashboard } from "../api";
 import { AuthenticationCard } from "../components/AuthenticationCard";
 import { DailyChart } from "../components/DailyChart";
+import { DashboardState, RefreshButton } from "../components/DashboardState";
 import { Figure } from "../components/Figure";
 import { LatestNotices } from "../components/LatestNotices";
 import { PeriodFiguresRow } from "../components/PeriodFiguresRow";
@@ -21,7 +21,6 @@ export default function CustomerDashboardPage() {
   const query = useCustomerDashboard();
   const [priceListOpen, setPriceListOpen] = useState(false);
   const [authOpen, setAuthOpen] = useState(false);
-  const data = query.data;
 
   return (
     <PageContainer
@@ -33,21 +32,12 @@ export default function CustomerDashboardPage() {
           <Link to="/app/dashboard/remit" data-testid="remit-link">
             <DollarOutlined /> {t("action.remit")}
           </Link>
-          <Button
-            icon={<ReloadOutlined />}
-            aria-label={t("action.refresh")}
-            loading={query.isFetching && !query.isPending}
-            onClick={() => query.refetch()}
-          />
+          <RefreshButton query={query} label={t("action.refresh")} />
         </Space>
       }
     >
-      {query.isPending ? (
-        <Skeleton active paragraph={{ rows: 8 }} data-testid="dashboard-loading" />
-      ) : query.isError ? (
-        <LoadError error={query.error} onRetry={() => query.refetch()} />
-      ) : (
-        data && (
+      <DashboardState query={query} loadingTestId="dashboard-loading">
+        {(data) => (
           <Space orientation="vertical" size="large" style={{ width: "100%" }}>
             <Row gutter={[16, 16]}>
               <Col xs={24} md={12}>
@@ -71,8 +61,8 @@ export default function CustomerDashboardPage() {
               {t("period.utc")}
             </Typography.Text>
           </Space>
-        )
-      )}
+        )}
+      </DashboardState>
       <PriceListModal open={priceListOpen} onClose={() => setPriceListOpen(false)} />
       <AuthenticationSubmitModal open={authOpen} onClose={() => setAuthOpen(false)} />
     </PageContainer>
