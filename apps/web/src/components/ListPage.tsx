@@ -1,10 +1,10 @@
 // The parts of a server-paged list page (docs/web-client.md, "Lists"): a toolbar with the filters, the keyword
 // search box and the reset button, and the table with its loading, empty and error states and its pagination.
 // The filters and page live in the URL (`hooks/use-list-filters.ts`).
-import { Button, Empty, Flex, Input, Table, type TableProps } from "antd";
+import { Button, Empty, Flex, Input, Select, Table, type TableProps } from "antd";
 import type { CSSProperties, ReactNode } from "react";
 import type { SearchBoxState } from "../hooks/use-list-filters";
-import type { UrlFilters } from "../hooks/use-url-filters";
+import type { FilterValues, UrlFilters } from "../hooks/use-url-filters";
 import { useT } from "../lib/i18n";
 import { LoadError } from "./LoadError";
 
@@ -69,6 +69,39 @@ export function SearchBox({
       maxLength={maxLength}
       inputMode={inputMode}
       style={{ width, ...style }}
+      data-testid={testId}
+    />
+  );
+}
+
+/** A list's filter with a choice of values, bound to the URL filter `name` (cleared: the filter is removed). */
+export function FilterSelect<F extends FilterValues>({
+  list,
+  name,
+  placeholder,
+  label = placeholder,
+  width,
+  options,
+  testId,
+}: {
+  list: Pick<UrlFilters<F>, "filters" | "setFilters">;
+  name: keyof F & string;
+  placeholder: string;
+  /** The select's accessible name (default: the placeholder). */
+  label?: string;
+  width: number;
+  options: { value: string; label: ReactNode }[];
+  testId?: string;
+}) {
+  return (
+    <Select<string>
+      allowClear
+      placeholder={placeholder}
+      aria-label={label}
+      value={list.filters[name]}
+      onChange={(value?: string) => list.setFilters({ [name]: value } as Partial<F>)}
+      style={{ width }}
+      options={options}
       data-testid={testId}
     />
   );

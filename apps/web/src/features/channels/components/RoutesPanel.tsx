@@ -1,9 +1,9 @@
 import type { ChannelRouteItem } from "@switchboard/contracts";
 import { ActiveStatus, InterfaceAction, UserType } from "@switchboard/contracts/codes";
-import { App, Button, Popconfirm, Select, Space, Tag } from "antd";
+import { App, Button, Popconfirm, Space, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { ListToolbar, PagedTable, ResetButton } from "../../../components/ListPage";
+import { FilterSelect, ListToolbar, PagedTable, ResetButton } from "../../../components/ListPage";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { useAllProducts } from "../../products/api";
@@ -76,23 +76,19 @@ export function RoutesPanel() {
           }}
           data-testid="routes-filter-customer"
         />
-        <Select
-          aria-label={t("route.product")}
+        <FilterSelect
+          list={list}
+          name="productId"
           placeholder={t("route.product")}
-          allowClear
-          style={{ width: 200 }}
-          value={filters.productId}
+          width={200}
           options={(products.data?.list ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
-          onChange={(v) => setFilters({ productId: v })}
         />
-        <Select
-          aria-label={t("route.channel")}
+        <FilterSelect
+          list={list}
+          name="channelId"
           placeholder={t("route.channel")}
-          allowClear
-          style={{ width: 220 }}
-          value={filters.channelId}
+          width={220}
           options={(channels.data?.list ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-          onChange={(v) => setFilters({ channelId: v })}
         />
         <ResetButton onReset={list.reset} />
       </ListToolbar>

@@ -1,11 +1,11 @@
 import { DownOutlined } from "@ant-design/icons";
 import type { ChannelItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Dropdown, Popconfirm, Select, Space, type TableColumnsType, Tabs, Tag } from "antd";
+import { App, Button, Dropdown, Popconfirm, Space, type TableColumnsType, Tabs, Tag } from "antd";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useColumnChoice } from "../../../components/ColumnChooser";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { FilterSelect, ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useTenantColumn } from "../../../components/tenant-column";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
@@ -29,9 +29,8 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const list = useListFilters<ChannelFilters>(["productCode", "kind", "status", "keyword"]);
-  const { filters, setFilters, params } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const channels = useChannels(params);
+  const channels = useChannels(list.params);
   const status = useChannelMutation<{ id: number; status: number }>("/channel/status");
 
   async function changeStatus(c: ChannelItem, next: number) {
@@ -160,35 +159,29 @@ function ChannelsPanel({ onRoutes }: { onRoutes: (c: ChannelItem) => void }) {
           </>
         }
       >
-        <Select
-          aria-label={t("filter.product")}
+        <FilterSelect
+          list={list}
+          name="productCode"
           placeholder={t("filter.product")}
-          allowClear
-          style={{ width: 140 }}
-          value={filters.productCode}
+          width={140}
           options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
-          onChange={(v) => setFilters({ productCode: v })}
-          data-testid="channels-filter-product"
+          testId="channels-filter-product"
         />
-        <Select
-          aria-label={t("filter.kind")}
+        <FilterSelect
+          list={list}
+          name="kind"
           placeholder={t("filter.kind")}
-          allowClear
-          style={{ width: 140 }}
-          value={filters.kind}
+          width={140}
           options={CHANNEL_KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
-          onChange={(v) => setFilters({ kind: v })}
-          data-testid="channels-filter-kind"
+          testId="channels-filter-kind"
         />
-        <Select
-          aria-label={t("filter.status")}
+        <FilterSelect
+          list={list}
+          name="status"
           placeholder={t("filter.status")}
-          allowClear
-          style={{ width: 120 }}
-          value={filters.status}
+          width={120}
           options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
-          onChange={(v) => setFilters({ status: v })}
-          data-testid="channels-filter-status"
+          testId="channels-filter-status"
         />
         <SearchBox search={list.search} placeholder={t("filter.keyword")} width={200} />
         <ResetButton onReset={list.reset} />

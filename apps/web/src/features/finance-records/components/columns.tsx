@@ -2,8 +2,9 @@ import type { BalanceLogRow } from "@switchboard/contracts";
 import type { TableColumnsType } from "antd";
 import { Table, Typography } from "antd";
 import dayjs from "dayjs";
+import { type ListQuery, PagedTable, type PagedTableProps } from "../../../components/ListPage";
 import { formatMoney, formatNumber } from "../../../lib/format";
-import type { messages } from "../messages";
+import { messages } from "../messages";
 
 type T = ReturnType<typeof messages.useT>;
 
@@ -49,22 +50,46 @@ export function baseColumns<R extends BalanceLogRow>(t: T): TableColumnsType<R> 
 }
 
 /**
- * The totals row under a record table (its `summary`): the number of records under the first two columns and the
- * sum of their amounts under the amount column (the third of `columnCount`).
+ * A record list's table: small rows, the page from the URL, and under the rows the number of records and the sum
+ * of their amounts (under the amount column, the third).
  */
-export function totalsRow(t: T, data: { total: number; totalAmount: string } | undefined, columnCount: number) {
-  if (!data || data.total === 0) return null;
+export function RecordsTable<R extends BalanceLogRow>({
+  query,
+  paging,
+  columns,
+  testId,
+}: {
+  query: ListQuery<R> & { data?: { list: R[]; total: number; totalAmount: string } | undefined };
+  paging: PagedTableProps<R>["paging"];
+  columns: TableColumnsType<R>;
+  testId: string;
+}) {
+  const t = messages.useT();
+  const data = query.data;
   return (
-    <Table.Summary.Row>
-      <Table.Summary.Cell index={0} colSpan={2}>
-        {t("total", { count: formatNumber(data.total) })}
-      </Table.Summary.Cell>
-      <Table.Summary.Cell index={2} align="right">
-        <span data-testid="records-total">
-          <SignedAmount value={data.totalAmount} />
-        </span>
-      </Table.Summary.Cell>
-      <Table.Summary.Cell index={3} colSpan={columnCount - 3} />
-    </Table.Summary.Row>
+    <PagedTable<R>
+      data-testid={testId}
+      size="small"
+      query={query}
+      paging={paging}
+      locale={{ emptyText: t("empty") }}
+      scroll={{ x: 800 }}
+      columns={columns}
+      summary={() =>
+        data && data.total > 0 ? (
+          <Table.Summary.Row>
+            <Table.Summary.Cell index={0} colSpan={2}>
+              {t("total", { count: formatNumber(data.total) })}
+            </Table.Summary.Cell>
+            <Table.Summary.Cell index={2} align="right">
+              <span data-testid="records-total">
+                <SignedAmount value={data.totalAmount} />
+              </span>
+            </Table.Summary.Cell>
+            <Table.Summary.Cell index={3} colSpan={columns.length - 3} />
+          </Table.Summary.Row>
+        ) : null
+      }
+    />
   );
 }

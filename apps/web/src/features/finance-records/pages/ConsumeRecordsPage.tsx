@@ -1,12 +1,12 @@
 import type { ConsumeList } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { Form, Select, type TableColumnsType } from "antd";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { ListToolbar, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useListFilters } from "../../../hooks/use-list-filters";
 import { productLabel } from "../../dashboard/format";
 import { useConsumeRecords } from "../api";
-import { baseColumns, totalsRow } from "../components/columns";
+import { baseColumns, RecordsTable } from "../components/columns";
 import { DateRangeFilter, dateRangeParams } from "../components/DateRangeFilter";
 import { messages } from "../messages";
 
@@ -77,16 +77,7 @@ export default function ConsumeRecordsPage({ productCode: fixedProduct }: { prod
         </Form.Item>
         <ResetButton onReset={list.reset} />
       </ListToolbar>
-      <PagedTable<Row>
-        data-testid="consume-records"
-        size="small"
-        query={query}
-        paging={list}
-        locale={{ emptyText: t("empty") }}
-        scroll={{ x: 800 }}
-        columns={columns}
-        summary={() => totalsRow(t, query.data, columns.length)}
-      />
+      <RecordsTable query={query} paging={list} columns={columns} testId="consume-records" />
     </PageContainer>
   );
 }

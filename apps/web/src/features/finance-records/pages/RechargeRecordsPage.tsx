@@ -1,12 +1,12 @@
 import type { BalanceLogRow } from "@switchboard/contracts";
 import type { TableColumnsType } from "antd";
 import type { ReactNode } from "react";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { ListToolbar, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useListFilters } from "../../../hooks/use-list-filters";
 import { useCurrentRoute } from "../../../routes/route-context";
 import { useRechargeRecords } from "../api";
-import { baseColumns, totalsRow } from "../components/columns";
+import { baseColumns, RecordsTable } from "../components/columns";
 import { DateRangeFilter, dateRangeParams } from "../components/DateRangeFilter";
 import { messages } from "../messages";
 
@@ -41,16 +41,7 @@ export default function RechargeRecordsPage({ extra }: { extra?: ReactNode } = {
         />
         <ResetButton onReset={list.reset} />
       </ListToolbar>
-      <PagedTable<BalanceLogRow>
-        data-testid="recharge-records"
-        size="small"
-        query={query}
-        paging={list}
-        locale={{ emptyText: t("empty") }}
-        scroll={{ x: 800 }}
-        columns={columns}
-        summary={() => totalsRow(t, query.data, columns.length)}
-      />
+      <RecordsTable query={query} paging={list} columns={columns} testId="recharge-records" />
     </PageContainer>
   );
 }

@@ -1,9 +1,9 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { type NoticeRow, NoticeStatus } from "@switchboard/contracts";
-import { App, Button, Flex, Popconfirm, Select, Space, type TableProps, Tag } from "antd";
+import { App, Button, Flex, Popconfirm, Space, type TableProps, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
-import { PagedTable, SearchBox } from "../../../components/ListPage";
+import { FilterSelect, PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useListFilters } from "../../../hooks/use-list-filters";
@@ -19,7 +19,7 @@ export default function NoticeManagePage() {
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const list = useListFilters<{ keyword?: string; status?: string }>(["keyword", "status"]);
-  const { filters, pageSize, setFilters, setPage, params } = list;
+  const { pageSize, setPage, params } = list;
   const query = useManagedNotices(params);
   const publish = usePublishNotice();
   const withdraw = useWithdrawNotice();
@@ -112,13 +112,12 @@ export default function NoticeManagePage() {
       <Flex vertical gap={16}>
         <Flex gap={8} wrap>
           <SearchBox search={list.search} placeholder={t("list.search")} style={{ maxWidth: 320 }} />
-          <Select
-            allowClear
+          <FilterSelect
+            list={list}
+            name="status"
             placeholder={t("manage.allStatus")}
-            aria-label={t("col.status")}
-            value={filters.status}
-            onChange={(status?: string) => setFilters({ status })}
-            style={{ width: 160 }}
+            label={t("col.status")}
+            width={160}
             options={[
               { value: String(NoticeStatus.PUBLISHED), label: t("status.1") },
               { value: String(NoticeStatus.DRAFT), label: t("status.2") },

@@ -1,10 +1,10 @@
 import type { ProductItem } from "@switchboard/contracts";
 import { ActiveStatus, ProductCode } from "@switchboard/contracts/codes";
-import { App, Button, Popconfirm, Select, Space, Tabs, Tag } from "antd";
+import { App, Button, Popconfirm, Space, Tabs, Tag } from "antd";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { FilterSelect, ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useListFilters } from "../../../hooks/use-list-filters";
@@ -23,9 +23,8 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const list = useListFilters<ProductFilters>(["code", "status", "keyword"]);
-  const { filters, setFilters, params } = list;
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const products = useProducts(params);
+  const products = useProducts(list.params);
   const status = useProductMutation<{ id: number; status: number }>("/product/status");
   const summary = useScopeSummary();
 
@@ -44,23 +43,19 @@ function ProductsPanel({ onPrices }: { onPrices: (p: ProductItem) => void }) {
           </Button>
         }
       >
-        <Select
-          aria-label={t("filter.code")}
+        <FilterSelect
+          list={list}
+          name="code"
           placeholder={t("filter.code")}
-          allowClear
-          style={{ width: 140 }}
-          value={filters.code}
+          width={140}
           options={Object.values(ProductCode).map((c) => ({ value: String(c), label: t(`code.${c}`) }))}
-          onChange={(v) => setFilters({ code: v })}
         />
-        <Select
-          aria-label={t("filter.status")}
+        <FilterSelect
+          list={list}
+          name="status"
           placeholder={t("filter.status")}
-          allowClear
-          style={{ width: 120 }}
-          value={filters.status}
+          width={120}
           options={Object.values(ActiveStatus).map((s) => ({ value: String(s), label: t(`status.${s}`) }))}
-          onChange={(v) => setFilters({ status: v })}
         />
         <SearchBox search={list.search} placeholder={t("filter.keyword")} width={220} />
         <ResetButton onReset={list.reset} />

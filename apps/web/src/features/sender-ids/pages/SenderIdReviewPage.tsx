@@ -1,5 +1,5 @@
 import { UserType } from "@switchboard/contracts/codes";
-import { Alert, App, Button, Flex, Popconfirm, Select, Space, type TableColumnsType, Typography } from "antd";
+import { Alert, App, Button, Flex, Popconfirm, Space, type TableColumnsType, Typography } from "antd";
 import { useState } from "react";
 import { PagedTable, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
@@ -10,7 +10,6 @@ import { formatNumber } from "../../../lib/format";
 import { useSession } from "../../auth/context/session-context";
 import { formatTime } from "../../batches/components/time";
 import {
-  SENDER_ID_STATUSES,
   type SenderIdRow,
   SenderIdStatus,
   useApproveSenderId,
@@ -18,7 +17,7 @@ import {
   useRevokeSenderId,
   useSenderIds,
 } from "../api";
-import { countryText, SenderIdStatusTag } from "../components/labels";
+import { countryText, SenderIdStatusFilter, SenderIdStatusTag } from "../components/labels";
 import { ReasonModal } from "../components/ReasonModal";
 import { messages, type SenderIdMessageKey } from "../messages";
 
@@ -162,19 +161,7 @@ export default function SenderIdReviewPage() {
         {!reviewer && <Alert type="info" showIcon title={t("review.agentNote")} />}
         <Flex gap={8} wrap>
           <SearchBox search={url.search} placeholder={t("review.keyword")} style={{ maxWidth: 280 }} />
-          <Select
-            allowClear
-            placeholder={t("list.allStatus")}
-            aria-label={t("col.status")}
-            value={url.filters.status}
-            onChange={(status?: string) => url.setFilters({ status })}
-            style={{ width: 180 }}
-            options={SENDER_ID_STATUSES.map((s) => ({
-              value: String(s),
-              label: t(`status.${s}` as SenderIdMessageKey),
-            }))}
-            data-testid="sender-id-status-filter"
-          />
+          <SenderIdStatusFilter list={url} />
         </Flex>
         <PagedTable<SenderIdRow>
           data-testid="sender-id-review-table"

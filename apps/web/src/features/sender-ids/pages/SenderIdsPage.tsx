@@ -1,12 +1,12 @@
-import { App, Button, Flex, Popconfirm, Select, type TableColumnsType, Typography } from "antd";
+import { App, Button, Flex, Popconfirm, type TableColumnsType, Typography } from "antd";
 import { PagedTable } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useUrlFilters } from "../../../hooks/use-url-filters";
 import { formatNumber } from "../../../lib/format";
 import { formatTime } from "../../batches/components/time";
-import { SENDER_ID_STATUSES, type SenderIdRow, useSenderIds, useWithdrawSenderId } from "../api";
-import { countryText, SenderIdStatusTag } from "../components/labels";
+import { type SenderIdRow, useSenderIds, useWithdrawSenderId } from "../api";
+import { countryText, SenderIdStatusFilter, SenderIdStatusTag } from "../components/labels";
 import { RequestForm } from "../components/RequestForm";
 import { messages, type SenderIdMessageKey } from "../messages";
 
@@ -91,19 +91,7 @@ export default function SenderIdsPage() {
             <Typography.Title level={5} id="sender-id-list-title" style={{ margin: 0 }}>
               {t("list.title")}
             </Typography.Title>
-            <Select
-              allowClear
-              placeholder={t("list.allStatus")}
-              aria-label={t("col.status")}
-              value={url.filters.status}
-              onChange={(status?: string) => url.setFilters({ status })}
-              style={{ width: 180 }}
-              options={SENDER_ID_STATUSES.map((s) => ({
-                value: String(s),
-                label: t(`status.${s}` as SenderIdMessageKey),
-              }))}
-              data-testid="sender-id-status-filter"
-            />
+            <SenderIdStatusFilter list={url} />
           </Flex>
           <PagedTable<SenderIdRow>
             data-testid="sender-id-table"

@@ -1,8 +1,8 @@
 import { SMS_TEMPLATE_SCENE_NAMES, SMS_TEMPLATE_SCENES } from "@switchboard/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { DatePicker, Select, Tag } from "antd";
+import { DatePicker, Tag } from "antd";
 import dayjs from "dayjs";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { FilterSelect, ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useListFilters } from "../../../hooks/use-list-filters";
 import { listRecords, type SmsRecordRow, settingsKeys, type TenantParam } from "../api";
@@ -40,22 +40,18 @@ function RecordList({ tenantId }: { tenantId: TenantParam }) {
           width={200}
           maxLength={16}
         />
-        <Select
-          allowClear
+        <FilterSelect
+          list={records}
+          name="status"
           placeholder={t("common.status")}
-          aria-label={t("common.status")}
-          style={{ width: 130 }}
-          value={filters.status}
-          onChange={(v) => setFilters({ status: v })}
+          width={130}
           options={["1", "2"].map((s) => ({ value: s, label: t(`record.status.${s}` as "record.status.1") }))}
         />
-        <Select
-          allowClear
+        <FilterSelect
+          list={records}
+          name="scene"
           placeholder={t("template.scene")}
-          aria-label={t("template.scene")}
-          style={{ width: 170 }}
-          value={filters.scene}
-          onChange={(v) => setFilters({ scene: v })}
+          width={170}
           options={SMS_TEMPLATE_SCENE_NAMES.map((s) => ({ value: s, label: sceneLabel(s) }))}
         />
         <DatePicker.RangePicker

@@ -10,7 +10,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useRef, useState } from "react";
-import { ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
+import { FilterSelect, ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { PageContainer } from "../../../components/PageContainer";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useListFilters } from "../../../hooks/use-list-filters";
@@ -170,11 +170,10 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
     "status",
     "keyword",
   ]);
-  const { filters, setFilters, params } = templates;
   const [editing, setEditing] = useState<SmsTemplateRow | "new" | null>(null);
   const list = useQuery({
-    queryKey: settingsKeys.templates(tenantId, params),
-    queryFn: ({ signal }) => listTemplates(tenantId, params, signal),
+    queryKey: settingsKeys.templates(tenantId, templates.params),
+    queryFn: ({ signal }) => listTemplates(tenantId, templates.params, signal),
     placeholderData: keepPreviousData,
   });
   const done = async () => {
@@ -197,22 +196,18 @@ function TemplateList({ tenantId }: { tenantId: TenantParam }) {
   return (
     <>
       <ListToolbar marginBottom={12}>
-        <Select
-          allowClear
+        <FilterSelect
+          list={templates}
+          name="scene"
           placeholder={t("template.scene")}
-          aria-label={t("template.scene")}
-          style={{ width: 180 }}
-          value={filters.scene}
-          onChange={(v) => setFilters({ scene: v })}
+          width={180}
           options={SMS_TEMPLATE_SCENE_NAMES.map((s) => ({ value: s, label: sceneLabel(t, s) }))}
         />
-        <Select
-          allowClear
+        <FilterSelect
+          list={templates}
+          name="status"
           placeholder={t("common.status")}
-          aria-label={t("common.status")}
-          style={{ width: 120 }}
-          value={filters.status}
-          onChange={(v) => setFilters({ status: v })}
+          width={120}
           options={["1", "2"].map((s) => ({ value: s, label: t(`template.status.${s}` as "template.status.1") }))}
         />
         <SearchBox search={templates.search} placeholder={t("template.keyword")} width={240} />
