@@ -75,7 +75,7 @@ async function idsRestartedAt(deps: Deps, channelId: number): Promise<Date | nul
     where: { id: channelId },
     select: { kind: true, config: true },
   });
-  if (!channel || channel.kind !== "smpp") return null;
+  if (channel?.kind !== "smpp") return null;
   return (await deps.idRestarts.last(receiptAccount(channelId, channel.kind, channel.config))) ?? null;
 }
 
