@@ -117,8 +117,10 @@ function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
     [QUEUE.callback]: async (job) => {
       const data = parse(callbackJob, job);
       await deliverCallback(deps, data, {
-        eventId: job.id ?? callbackJobId(data, data.batchId ?? `u${data.userId}`),
+        // A resend by hand carries its event's id (its job id is its own); otherwise the job id is the eventId.
+        eventId: data.eventId ?? job.id ?? callbackJobId(data, data.batchId ?? `u${data.userId}`),
         attempt: job.attemptsMade + 1,
+        manual: data.eventId !== undefined,
       });
     },
     [QUEUE.schedule]: async () => scheduleTick(deps),

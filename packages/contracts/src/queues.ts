@@ -128,7 +128,47 @@ export const callbackJob = z.object({
   recipientIds: z.array(bigId).max(1000).optional(),
   /** For inbound: the stored inbound message (its text is read when the callback is sent, never queued). */
   inboundId: bigId.optional(),
+  /**
+   * A resend by hand (POST /user/notify/attempts/{id}/resend): the event's own eventId, which the body carries as
+   * on every automatic attempt (the job id is the resend's: `<eventId>-resend`). Absent: the job id is the eventId.
+   */
+  eventId: z
+    .string()
+    .regex(/^[\w.-]{1,200}$/)
+    .optional(),
 });
+
+/** The job id of a resend by hand of an event: one at a time per event (BullMQ dedupes by id). */
+export const callbackResendJobId = (eventId: string) => `${eventId}-resend`;
+
+/**
+ * The BullMQ job (name, data, options) that re-sends a stored event by hand: the same event and ids, its eventId
+ * in the data, one attempt (its answer is listed like any attempt; the customer may press again), removed once
+ * done so the next resend is never blocked by it.
+ */
+export function callbackResendJob(e: {
+  userId: number;
+  eventId: string;
+  /** One of WEBHOOK_EVENTS (checked here: a stored row's text). */
+  event: string;
+  batchId: bigint | null;
+  recipientIds: readonly bigint[];
+  inboundId: bigint | null;
+}) {
+  const data = callbackJob.parse({
+    userId: e.userId,
+    event: e.event,
+    eventId: e.eventId,
+    ...(e.batchId === null ? {} : { batchId: e.batchId.toString() }),
+    ...(e.event === "delivery_report" ? { recipientIds: e.recipientIds.map(String) } : {}),
+    ...(e.inboundId === null ? {} : { inboundId: e.inboundId.toString() }),
+  });
+  return {
+    name: data.event,
+    data,
+    opts: { jobId: callbackResendJobId(e.eventId), attempts: 1, removeOnComplete: true, removeOnFail: true },
+  };
+}
 
 /**
  * Redis channel the API publishes on after storing provider webhook events, so the workers apply them at once

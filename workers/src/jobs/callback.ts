@@ -4,7 +4,9 @@
 // current state. It is signed like every callback (callback-signature.ts: X-Switchboard-Signature over the raw
 // body with the customer's secret key hash) and sent within 5 s by the sender that obeys the egress policy
 // (EGRESS_ALLOW). Each attempt is a notify_attempts row; a failed attempt throws so BullMQ retries it with
-// exponential backoff.
+// a backoff capped at an hour for at least 24 hours (DEFAULT_RETRY_POLICIES.callback). The event itself (its job's ids
+// and eventId) is a notify_events row, written with its first attempt: what a resend by hand needs
+// (POST /user/notify/attempts/{id}/resend enqueues the same event with its eventId in the job data).
 //
 // Body: { event, eventId, createdAt, data }, each event's data as the webhook catalogue says
 // (packages/contracts/src/webhooks.ts, the OpenAPI document's `webhooks`). eventId is the same on every attempt
@@ -24,6 +26,8 @@ export interface CallbackContext {
   eventId: string;
   /** 1 for the first attempt. */
   attempt: number;
+  /** A resend by hand: recorded as such. */
+  manual?: boolean;
   now?: Date;
 }
 
@@ -51,7 +55,7 @@ export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: Callbac
   if (data === null) return "skipped";
   if (!user.secretKeyHash) {
     // Callbacks are always signed; without a key there is nothing to sign with. Recorded so the customer sees why.
-    await recordAttempt(deps, job, batchId, ctx.attempt, { httpStatus: null, durationMs: 0, error: "no_secret_key" });
+    await recordAttempt(deps, job, batchId, ctx, { httpStatus: null, durationMs: 0, error: "no_secret_key" });
     return "skipped";
   }
 
@@ -73,7 +77,7 @@ export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: Callbac
     },
     { timeoutMs: deps.tuning.callbackTimeoutMs, egress: deps.egress },
   );
-  await recordAttempt(deps, job, batchId, ctx.attempt, outcome);
+  await recordAttempt(deps, job, batchId, ctx, outcome);
   if (!outcome.delivered) throw new CallbackNotDelivered(outcome.error ?? "failed");
   return "delivered";
 }
@@ -82,18 +86,33 @@ async function recordAttempt(
   deps: Deps,
   job: CallbackJob,
   batchId: bigint | null,
-  attempt: number,
+  ctx: CallbackContext,
   outcome: { httpStatus: number | null; durationMs: number; error: string | null },
 ): Promise<void> {
+  const event = await deps.prisma.notifyEvent.upsert({
+    where: { eventId: ctx.eventId },
+    create: {
+      userId: job.userId,
+      eventId: ctx.eventId,
+      event: job.event,
+      batchId,
+      recipientIds: (job.recipientIds ?? []).map((id) => BigInt(id)),
+      inboundId: job.inboundId === undefined ? null : BigInt(job.inboundId),
+    },
+    update: {},
+    select: { id: true },
+  });
   await deps.prisma.notifyAttempt.create({
     data: {
       userId: job.userId,
       batchId,
       event: job.event,
-      attempt: Math.min(attempt, 32_767),
+      attempt: Math.min(ctx.attempt, 32_767),
       httpStatus: outcome.httpStatus,
       error: outcome.error?.slice(0, 200) ?? null,
       durationMs: outcome.durationMs,
+      notifyEventId: event.id,
+      manual: ctx.manual ?? false,
     },
   });
 }
