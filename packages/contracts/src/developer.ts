@@ -1,6 +1,8 @@
 // A customer's developer settings: secret key, IP whitelist, notify (callback) URL and the API switch.
 import { z } from "zod";
+import { bigId, listOf, paging } from "./common";
 import { BAD_PORTS, CONNECTION_REASONS, portOfUrl } from "./connection-test";
+import { WEBHOOK_EVENTS } from "./webhooks";
 
 /** Secret keys look like "sk_<43 base64url characters>"; the first 8 characters are kept to tell keys apart. */
 export const SECRET_KEY_PREFIX = "sk_";
@@ -90,3 +92,48 @@ export const developerInfo = z.object({
   notifyUrl: z.string().nullable(),
 });
 export type DeveloperInfo = z.infer<typeof developerInfo>;
+
+// ---------------------------------------------------------------- callback attempts (GET /user/notify/attempts)
+
+/** The events an attempt may be of: the webhook catalogue's, and the notify URL's test. */
+export const NOTIFY_ATTEMPT_EVENTS = [...WEBHOOK_EVENTS, "test"] as const;
+
+export const notifyAttemptListQuery = paging.extend({
+  event: z.enum(NOTIFY_ATTEMPT_EVENTS).optional(),
+  batchId: bigId().optional(),
+});
+export type NotifyAttemptListQuery = z.infer<typeof notifyAttemptListQuery>;
+
+export const notifyAttemptRow = z.object({
+  id: z.string(),
+  event: z.string(),
+  /** The eventId the body carried (the same on every attempt of one event); null for tests and older attempts. */
+  eventId: z.string().nullable(),
+  batchId: z.string().nullable(),
+  /** 1 for the first attempt of an event; a resend by hand is its own attempt 1 (manual). */
+  attempt: z.number().int(),
+  /** The receiver's HTTP status; null when none came (timeout, refused connection, no secret key). */
+  httpStatus: z.number().int().nullable(),
+  /** What went wrong (http_500, timeout, no_secret_key...); null on success. */
+  error: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  manual: z.boolean(),
+  /** Whether POST /user/notify/attempts/{id}/resend can send its event again (tests and older attempts cannot). */
+  resendable: z.boolean(),
+  createdAt: z.string(),
+});
+export type NotifyAttemptRow = z.infer<typeof notifyAttemptRow>;
+export const notifyAttemptList = listOf(notifyAttemptRow);
+export type NotifyAttemptList = z.infer<typeof notifyAttemptList>;
+
+export const notifyAttemptIdParams = z.object({ id: bigId() });
+
+export const notifyResendResult = z.object({
+  /** The attempt's event, queued again with its eventId (a receiver drops a repeat by it). */
+  eventId: z.string(),
+  event: z.string(),
+  batchId: z.string().nullable(),
+  /** The resend's job: one at a time per event (409 while it is queued). */
+  jobId: z.string(),
+});
+export type NotifyResendResult = z.infer<typeof notifyResendResult>;

@@ -27,6 +27,19 @@ export const developerMessages = {
     en: "callbacks are signed with your secret key: create one (refresh the secret key) before testing",
   },
   "entity.api_key": { zh: "密钥", en: "API key" },
+  "entity.notify_attempt": { zh: "回调记录", en: "callback attempt" },
+  "developer.resend_queued": {
+    zh: "该事件的重发已在队列中，请等待其结果后再试",
+    en: "a resend of this event is already queued: wait for its answer before sending it again",
+  },
+  "developer.resend_not_an_event": {
+    zh: "测试回调不能重发，请在回调地址处重新测试",
+    en: "a test callback cannot be re-sent: test the notify URL again instead",
+  },
+  "developer.resend_no_url": {
+    zh: "请先填写回调地址再重发",
+    en: "set a notify URL before re-sending",
+  },
   "developer.api_key_expiry_past": { zh: "过期时间必须晚于现在", en: "the expiry must be in the future" },
   "developer.api_keys_too_many": {
     zh: "最多可保留 {max} 个有效密钥，请先吊销不用的密钥",

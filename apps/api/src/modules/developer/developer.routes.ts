@@ -10,8 +10,12 @@ import {
   developerInfo,
   ipModBody,
   ipModResult,
+  notifyAttemptIdParams,
+  notifyAttemptList,
+  notifyAttemptListQuery,
   notifyModBody,
   notifyModResult,
+  notifyResendResult,
   secretKeyRefreshResult,
   UserType,
 } from "@switchboard/contracts";
@@ -25,6 +29,7 @@ import {
   setNotifyUrl,
   toggleApi,
 } from "./developer.service";
+import { bullCallbackQueue, listNotifyAttempts, resendNotifyAttempt } from "./notify-attempts.service";
 
 const security = [{ bearer: [] }];
 const tags = ["developer"];
@@ -98,6 +103,44 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => setNotifyUrl(deps, principalOf(req), req.body, new Date()),
+  );
+
+  // ---------------------------------------------------------------- callback attempts (docs/api-keys.md)
+  const callbacks = bullCallbackQueue(deps.redis, deps.config.REDIS_PREFIX);
+  app.addHook("onClose", () => callbacks.close());
+
+  app.get(
+    "/user/notify/attempts",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary:
+          "The caller's callback attempts, newest first: event, eventId, batch, attempt number, HTTP status, error, " +
+          "duration, time; filter by event and batch id",
+        querystring: notifyAttemptListQuery,
+        response: { 200: notifyAttemptList },
+      },
+    },
+    async (req) => listNotifyAttempts(prisma, principalOf(req), req.query),
+  );
+
+  app.post(
+    "/user/notify/attempts/:id/resend",
+    {
+      preHandler: customer,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Send an attempt's event again (same eventId, body as of now, one attempt listed like the others); 409 " +
+          "while a resend of the event is queued, 404 for another customer's attempt",
+        params: notifyAttemptIdParams,
+        response: { 200: notifyResendResult },
+      },
+    },
+    async (req) => resendNotifyAttempt(prisma, callbacks, principalOf(req), req.params.id),
   );
 
   app.post(

@@ -21,7 +21,8 @@ const DELIVERY =
   `Posted as JSON to the notify URL set on the developer page, signed: \`${CALLBACK_SIGNATURE_HEADER}: ` +
   't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the HMAC key being the lower-case hex SHA-256 of ' +
   "the customer's default secret key (refuse timestamps older than 5 minutes). Answer any 2xx within 5 seconds; " +
-  "anything else is tried again with exponential backoff, each attempt listed on the developer page. `eventId` " +
+  "anything else is tried again for at least 24 hours (10 s doubling up to an hour, then hourly: 33 attempts), " +
+  "each attempt listed on the developer page (GET /user/notify/attempts) and re-sendable by hand. `eventId` " +
   `is the same on every attempt of one event: drop repeats by it. Catalogue version ${WEBHOOK_VERSION}: fields ` +
   "are only ever added.";
 
