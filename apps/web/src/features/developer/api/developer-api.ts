@@ -3,18 +3,23 @@ import type {
   ApiToggleResult,
   DeveloperInfo,
   IpModResult,
+  NotifyAttemptRow,
   NotifyModBody,
   NotifyModResult,
+  NotifyResendResult,
   SecretKeyRefreshResult,
 } from "@switchboard/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 
-/** The developer feature's query keys (its info and its API keys). */
+/** The developer feature's query keys (its info, its API keys and its callback attempts). */
 export const developerKeys = {
   all: ["developer"] as const,
   info: ["developer", "info"] as const,
   apiKeys: ["developer", "api-keys"] as const,
+  notifyAttempts: ["developer", "notify-attempts"] as const,
+  notifyAttemptList: (params: Record<string, string | number>) =>
+    ["developer", "notify-attempts", "list", params] as const,
 };
 
 export function useDeveloperInfo() {
@@ -65,4 +70,23 @@ export function useToggleApi() {
     (enabled: boolean) => api.post<ApiToggleResult>("/user/api/toggle", { enabled }),
     (info, r) => ({ ...info, apiEnabled: r.apiEnabled }),
   );
+}
+
+/** The customer's callback attempts, newest first (filters: event, batchId; page, pageSize). */
+export function useNotifyAttempts(params: Record<string, string | number>) {
+  return useQuery({
+    queryKey: developerKeys.notifyAttemptList(params),
+    queryFn: ({ signal }) => api.getList<NotifyAttemptRow>("/user/notify/attempts", { params, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Queues an attempt's event again (same eventId); its answer shows in the list as a new attempt. */
+export function useResendNotifyAttempt() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (attemptId: string) =>
+      api.post<NotifyResendResult>(`/user/notify/attempts/${encodeURIComponent(attemptId)}/resend`),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: developerKeys.notifyAttempts }),
+  });
 }

@@ -1,5 +1,7 @@
+import { Divider } from "antd";
 import { useDeveloperInfo } from "../api/developer-api";
 import { IpWhitelistEditor } from "./IpWhitelistEditor";
+import { NotifyAttemptsSection } from "./NotifyAttemptsSection";
 import { NotifyUrlForm } from "./NotifyUrlForm";
 import { QueryState } from "./QueryState";
 
@@ -9,12 +11,16 @@ export function IpWhitelistSection() {
   return <QueryState query={query}>{(info) => <IpWhitelistEditor initial={info.ipWhitelist} />}</QueryState>;
 }
 
-/** The notify URL form once the current URL has loaded. */
+/** The notify URL form once the current URL has loaded, and below it the callback attempts with their answers. */
 export function NotifyUrlSection() {
   const query = useDeveloperInfo();
   return (
-    <QueryState query={query}>
-      {(info) => <NotifyUrlForm initial={info.notifyUrl} hasKey={info.secretKeyPrefix !== null} />}
-    </QueryState>
+    <>
+      <QueryState query={query}>
+        {(info) => <NotifyUrlForm initial={info.notifyUrl} hasKey={info.secretKeyPrefix !== null} />}
+      </QueryState>
+      <Divider />
+      <NotifyAttemptsSection />
+    </>
   );
 }
