@@ -83,52 +83,49 @@ export async function applyBalanceChange(tx: Prisma.TransactionClient, change: B
   if (amount > MAX_BALANCE_UNITS) throw new Error("applyBalanceChange: a refund larger than any batch cost");
 
   const back = isRefund && change.batchId != null ? await takeBackBatchFunding(tx, change.batchId, amount) : null;
-  const update = () => tx.$queryRaw<ChangedRow[]>`
-    UPDATE users u
-    SET balance = o.balance + ${amount}::bigint, "agentFunded" = ${fundedAfter(change, back)}
-    FROM (
+  // One statement locks the row, moves the balance, records on the batch what spending took of the agent's money
+  // and writes the log row: the customer's row stays locked for this statement and the commit only, not for a
+  // round trip per step (one customer's parallel sends queue on that lock: its hold time is their rate).
+  // Spending took the platform's money first: what it took of the agent's is recorded on the batch for its refund,
+  // while the batch's agent is still the customer's (else that part is the platform's now).
+  const consumeBatch = change.type === BalanceLogType.CONSUME && change.batchId != null ? change.batchId : null;
+  const apply = () => tx.$queryRaw<Array<ChangedRow & { logId: bigint }>>`
+    WITH o AS (
       SELECT id, balance, "agentFunded", "agentId" FROM users
       WHERE id = ${userId} AND "tenantId" = ${tenantId} AND "deletedAt" IS NULL
       FOR NO KEY UPDATE
-    ) o
-    WHERE u.id = o.id ${conditions(change, capped)}
-    RETURNING u.balance, u."agentFunded", o."agentFunded" AS "fundedBefore", o."agentId"`;
-  let row = (await update())[0];
+    ), u AS (
+      UPDATE users u
+      SET balance = o.balance + ${amount}::bigint, "agentFunded" = ${fundedAfter(change, back)}
+      FROM o
+      WHERE u.id = o.id ${conditions(change, capped)}
+      RETURNING u.balance, u."agentFunded", o."agentFunded" AS "fundedBefore", o."agentId"
+    ), funded AS (
+      UPDATE message_batches b SET "agentFunded" = b."agentFunded" + (u."fundedBefore" - u."agentFunded")
+      FROM u
+      WHERE b.id = ${consumeBatch}::bigint AND b."agentId" = u."agentId" AND u."fundedBefore" > u."agentFunded"
+    ), log AS (
+      INSERT INTO balance_logs ("tenantId", "userId", type, amount, "balanceAfter", "operatorId", "batchId",
+                                "remittanceId", remark)
+      SELECT ${tenantId}::int, ${userId}::int, ${change.type}::smallint, ${amount}::bigint, u.balance,
+             ${change.operatorId ?? null}::int, ${change.batchId ?? null}::bigint, ${change.remittanceId ?? null}::int,
+             -- Contracts bound remarks well below the column; the cut only guards composed remarks (an agent's side).
+             ${change.remark?.slice(0, 500) || null}::varchar
+      FROM u
+      RETURNING id
+    )
+    SELECT u.balance, u."agentFunded", u."fundedBefore", u."agentId", (SELECT id FROM log) AS "logId" FROM u`;
+  let row = (await apply())[0];
   if (!row) {
     const refusal = await explain(tx, change, capped);
     if (refusal) throw refusal;
     // Nothing refuses it: the row changed under a concurrent commit while this statement waited for its lock,
     // and a join UPDATE can then miss it (PostgreSQL re-checks the target row, not the locked subquery). The lock
     // is ours now, so the same statement, with a fresh snapshot, sees the newest row.
-    row = (await update())[0];
+    row = (await apply())[0];
     if (!row) throw (await explain(tx, change, capped)) ?? new Error(`applyBalanceChange: user ${userId} unchanged`);
   }
-
-  // Spending took the platform's money first: what it took of the agent's is recorded on the batch for its refund,
-  // while the batch's agent is still the customer's (else that part is the platform's now).
-  const spentFunded = row.fundedBefore - row.agentFunded;
-  if (change.type === BalanceLogType.CONSUME && change.batchId != null && spentFunded > 0n) {
-    await tx.$executeRaw`
-      UPDATE message_batches SET "agentFunded" = "agentFunded" + ${spentFunded}::bigint
-      WHERE id = ${change.batchId}::bigint AND "agentId" = ${row.agentId}::int`;
-  }
-
-  const log = await tx.balanceLog.create({
-    data: {
-      tenantId,
-      userId,
-      type: change.type,
-      amount,
-      balanceAfter: row.balance,
-      operatorId: change.operatorId ?? null,
-      batchId: change.batchId ?? null,
-      remittanceId: change.remittanceId ?? null,
-      // Contracts bound remarks well below the column; the cut only guards composed remarks (an agent's side).
-      remark: change.remark?.slice(0, 500) || null,
-    },
-    select: { id: true },
-  });
-  return { logId: log.id, balanceAfter: row.balance };
+  return { logId: row.logId, balanceAfter: row.balance };
 }
 
 interface BatchFundingBack {
