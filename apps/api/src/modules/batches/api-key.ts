@@ -5,10 +5,10 @@
 // passing request acts as that customer (req.principal), in its tenant.
 import { AccountStatus, type ApiKeyScope, SECRET_KEY_PREFIX, UserType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors";
 import { headerValue } from "../../plugins/auth";
-import { secretKeyHash } from "../developer/callback-signature";
 import { ipAllowed } from "../developer/ip-whitelist";
 
 /** The OpenAPI schemes of a secret key (components.securitySchemes in app.ts): either one is enough. */

@@ -4,11 +4,18 @@
 // while the job waits is a no-op; the id holds the batch's job key (id and creation time, batchJobKey), so a job
 // left in Redis by an earlier life of the database never blocks a new batch that reuses its id.
 //
-// The queue names and payload shapes are the workers' contract (workers/src/queues.ts). The API cannot depend
-// on the workers package (the workers depend on the API), so this one file imports the contract by path;
-// moving queues.ts into @switchboard/contracts would remove that.
+// The queue names, payload shapes and retry policies are the queue contract (@switchboard/contracts queues.ts),
+// shared with the workers.
 
-import { batchJobId, bullPrefix, QUEUE, type QueueName } from "@switchboard/contracts";
+import {
+  batchJobId,
+  bullPrefix,
+  DEFAULT_RETRY_POLICIES,
+  QUEUE,
+  type QueueName,
+  type RetryPolicy,
+  retryJobOptions,
+} from "@switchboard/contracts";
 import { batchJobKeys, type Db } from "@switchboard/db";
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
@@ -30,13 +37,18 @@ export interface BatchJobs {
 }
 
 /**
- * Retries as the workers' own producer sets them (workers/src/lib/job-queues.ts); batch state lives in the
- * database, so finished jobs are dropped and a later enqueue of the same id is never blocked by an old one.
+ * Retries from the queues' one table (DEFAULT_RETRY_POLICIES, as the workers' own producer uses it); batch state
+ * lives in the database, so finished jobs are dropped and a later enqueue of the same id is never blocked.
  */
+const stateInDb = (policy: RetryPolicy): JobsOptions => ({
+  ...retryJobOptions(policy),
+  removeOnComplete: true,
+  removeOnFail: true,
+});
 const JOB_OPTIONS: Record<"ingest" | "dispatch" | "finish", JobsOptions> = {
-  ingest: { attempts: 3, backoff: { type: "exponential", delay: 5_000 }, removeOnComplete: true, removeOnFail: true },
-  dispatch: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
-  finish: { attempts: 10, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true, removeOnFail: true },
+  ingest: stateInDb(DEFAULT_RETRY_POLICIES.ingestBatch),
+  dispatch: stateInDb(DEFAULT_RETRY_POLICIES.dispatchBatch),
+  finish: stateInDb(DEFAULT_RETRY_POLICIES.finishBatch),
 };
 
 /** BullMQ queues on an existing Redis connection (not closed here: its owner closes it). */

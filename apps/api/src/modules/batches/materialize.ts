@@ -22,9 +22,9 @@ import {
   RejectReason,
 } from "@switchboard/contracts";
 import { Prisma, type PrismaClient } from "@switchboard/db";
+import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "@switchboard/domain/ledger";
 import { badRequest } from "../../lib/errors";
 import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
-import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../finance/ledger";
 import { optedOutAmong } from "../opt-outs/opt-out-usage";
 import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
 import { type Customer, senderIdOf, type TenantRules } from "./context";

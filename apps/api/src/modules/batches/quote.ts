@@ -13,8 +13,9 @@ import {
   TaskType,
 } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "@switchboard/domain/customer-product";
+import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "@switchboard/domain/routing";
 import { AppError } from "../../lib/errors";
-import { activeProductOfCustomer, type KnownCustomerProduct } from "../catalog/customer-product";
 import {
   PRICE_FAILURE_MESSAGE,
   type PriceFailure,
@@ -23,7 +24,6 @@ import {
   TEMPLATE_KINDS,
   type TemplatePriceKind,
 } from "../catalog/price-resolution";
-import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "../channels/channel-resolution";
 import { templateCategories } from "../channels/whatsapp-templates.service";
 
 export type CountryQuote =

@@ -16,10 +16,10 @@ import {
   type TerminateBody,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
+import { applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { conflict } from "../../lib/errors";
 import { findVisibleBatch } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { applyBalanceChange, LEDGER_TX_OPTIONS } from "../finance/ledger";
 import type { BatchDeps } from "./batch-deps";
 import { isIngesting } from "./batch-row";
 import { discardUpload } from "./batch-upload";

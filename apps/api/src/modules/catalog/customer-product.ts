@@ -1,3 +1,0 @@
-// Moved to @switchboard/domain/customer-product (packages/domain, issue 21). This path stays only for the batch module's
-// imports (apps/api/src/modules/batches), which change once its rewrite lands; new code imports the package.
-export * from "@switchboard/domain/customer-product";
