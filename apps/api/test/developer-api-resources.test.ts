@@ -10,10 +10,12 @@ import {
   type BatchRow,
   BatchStatus,
   CALLBACK_SIGNATURE_HEADER,
+  inboundData,
   type RecipientList,
   SendResult,
   type UserProductPriceList,
   type V1Balance,
+  type V1InboundList,
   type V1Message,
   WEBHOOK_EVENTS,
 } from "@switchboard/contracts";
@@ -155,6 +157,46 @@ describe("developer API resources", () => {
     const prices = await v1Get<UserProductPriceList>(a.key, "/v1/prices");
     expect(prices.status).toBe(200);
     expect(prices.body.data.list.some((p) => p.productId === w.productId && p.countryCode === "US")).toBe(true);
+  });
+
+  it("lists what users wrote back to the customer, newest first, as the inbound webhook posts it", async () => {
+    const a = await developer();
+    const other = await developer();
+    const batch = await submit(a.key, ["+12025550141", "+12025550142"]);
+    const theirs = await submit(other.key, ["+12025550143"]);
+    const reply = (userId: number, batchId: string, phone: string, text: string, at: number) =>
+      t.prisma.inboundMessage.create({
+        data: {
+          tenantId: w.tenantId,
+          userId,
+          batchId: BigInt(batchId),
+          channelId: w.channelId,
+          providerMessageId: `in-${batchId}-${phone}-${at}`,
+          phone,
+          text,
+          receivedAt: new Date(Date.UTC(2026, 10, 20, 10, 0, at)),
+        },
+      });
+    await reply(a.id, batch.id, "+12025550141", "yes", 1);
+    await reply(a.id, batch.id, "+12025550142", "STOP", 2);
+    await reply(other.id, theirs.id, "+12025550143", "not yours", 3);
+
+    const all = await v1Get<V1InboundList>(a.key, "/v1/inbound");
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.data.total).toBe(2);
+    expect(all.body.data.list.map((m) => [m.from, m.text, m.batchId])).toEqual([
+      ["+12025550142", "STOP", batch.id],
+      ["+12025550141", "yes", batch.id],
+    ]);
+    // The same shape as the inbound webhook's data (one vocabulary for both).
+    for (const m of all.body.data.list) expect(inboundData.parse(m)).toEqual(m);
+    const one = await v1Get<V1InboundList>(a.key, "/v1/inbound", { phone: "12025550141" });
+    expect(one.body.data.list.map((m) => m.text)).toEqual(["yes"]);
+    const ofTheirBatch = await v1Get<V1InboundList>(a.key, "/v1/inbound", { batchId: theirs.id });
+    expect(ofTheirBatch.body.data).toEqual({ list: [], total: 0 });
+    const before = await v1Get<V1InboundList>(a.key, "/v1/inbound", { to: "2026-11-20T10:00:01.500Z" });
+    expect(before.body.data.list.map((m) => m.text)).toEqual(["yes"]);
+    expect((await v1Get(a.key, "/v1/inbound", { phone: "abc" })).status).toBe(400);
   });
 
   it("needs the read scope for reads and the send scope to cancel", async () => {

@@ -6,6 +6,7 @@ import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
 import { acrossTenants, bigId, codeIn, id, paging, text, timeRange } from "./common";
 import { timeZoneName } from "./time-zone";
+import { inboundData } from "./webhooks";
 
 // ---------------------------------------------------------------- limits
 
@@ -532,3 +533,20 @@ export type V1MessageListQuery = z.infer<typeof v1MessageListQuery>;
 export const v1MessageParams = z.object({ id: bigId() });
 export const v1Message = recipientRow.extend({ batchId: z.string() });
 export type V1Message = z.infer<typeof v1Message>;
+
+/** GET /v1/inbound: what users wrote back to the customer, newest first; each as the `inbound` webhook posts it. */
+export const v1InboundQuery = paging
+  .extend({
+    batchId: bigId().optional(),
+    /** Senders whose number starts with this (E.164, "+" optional). */
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?\d{1,15}$/)
+      .optional(),
+    ...timeRange.shape,
+  })
+  .strict();
+export type V1InboundQuery = z.infer<typeof v1InboundQuery>;
+export const v1InboundList = z.object({ list: z.array(inboundData), total: z.number().int() });
+export type V1InboundList = z.infer<typeof v1InboundList>;

@@ -17,6 +17,7 @@ import type { BatchFinishedData, CallbackJob, DeliveryReportData, InboundData } 
 import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
 import { signCallback } from "@switchboard/domain/callback-signature";
 import { postCallback } from "@switchboard/domain/callbacks";
+import { toInboundData } from "@switchboard/domain/inbound";
 import type { WorkerDeps } from "../lib/deps";
 
 type Deps = Pick<WorkerDeps, "prisma" | "logger" | "egress" | "tuning">;
@@ -204,15 +205,5 @@ async function inboundEventData(deps: Deps, job: CallbackJob): Promise<InboundDa
   const m = await deps.prisma.inboundMessage.findFirst({
     where: { id: BigInt(job.inboundId), userId: job.userId },
   });
-  if (!m) return null;
-  return {
-    inboundId: m.id.toString(),
-    batchId: m.batchId?.toString() ?? null,
-    recipientId: m.recipientId?.toString() ?? null,
-    from: m.phone,
-    text: m.text,
-    postbackData: m.postbackData,
-    inReplyTo: m.inReplyTo,
-    receivedAt: m.receivedAt.toISOString(),
-  } satisfies InboundData;
+  return m ? toInboundData(m) : null;
 }

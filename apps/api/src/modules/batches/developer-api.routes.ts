@@ -22,6 +22,8 @@ import {
   v1BalanceLogQuery,
   v1BatchListQuery,
   v1BatchParams,
+  v1InboundList,
+  v1InboundQuery,
   v1Message,
   v1MessageListQuery,
   v1MessageParams,
@@ -38,7 +40,7 @@ import { API_KEY_SECURITY, apiKeyAuth } from "./api-key";
 import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "./batch-http";
-import { batchStatus, listBatches, listRecipients, messageById } from "./lists.service";
+import { batchStatus, listBatches, listInbound, listRecipients, messageById } from "./lists.service";
 import { sendToReachable } from "./reachable.service";
 import { type Submitted, submitBatch, submitFileBatch } from "./submit.service";
 import { cancelBatch } from "./transitions.service";
@@ -261,6 +263,22 @@ export const developerApiRoutes =
         },
       },
       async (req) => messageById(deps.prisma, principalOf(req), req.params.id),
+    );
+
+    app.get(
+      "/v1/inbound",
+      {
+        preHandler: authenticated("read"),
+        schema: {
+          tags,
+          security,
+          summary: "What users wrote back (replies, suggestion and button taps), newest first, as the inbound webhook",
+          description,
+          querystring: v1InboundQuery,
+          response: { 200: v1InboundList },
+        },
+      },
+      async (req) => listInbound(deps.prisma, principalOf(req).userId, req.query),
     );
 
     app.get(

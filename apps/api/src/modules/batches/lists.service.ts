@@ -22,9 +22,12 @@ import {
   reviewReasons,
   translate,
   UserType,
+  type V1InboundList,
+  type V1InboundQuery,
   type V1Message,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
+import { toInboundData } from "@switchboard/domain/inbound";
 import { notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
@@ -219,6 +222,26 @@ export async function messageById(db: Db, p: Principal, messageId: string): Prom
     ...toRecipientRow(r, isStaff(p) ? await channelNames(db, [r.channelId]) : null),
     batchId: r.batchId.toString(),
   };
+}
+
+/**
+ * What users wrote back to a customer (the developer API's GET /v1/inbound), newest first, each as the `inbound`
+ * webhook posts it: its own rows only (an inbound message belongs to the owner of the batch it answers).
+ */
+export async function listInbound(db: Db, userId: number, q: V1InboundQuery): Promise<V1InboundList> {
+  const phone = q.phone ? (q.phone.startsWith("+") ? q.phone : `+${q.phone}`) : undefined;
+  const received = createdBetween(q);
+  const where: Prisma.InboundMessageWhereInput = {
+    userId,
+    ...(q.batchId ? { batchId: BigInt(q.batchId) } : {}),
+    ...(phone ? { phone: { startsWith: phone } } : {}),
+    ...(received ? { receivedAt: received } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.inboundMessage.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], ...pageArgs(q) }),
+    db.inboundMessage.count({ where }),
+  ]);
+  return { list: rows.map(toInboundData), total };
 }
 
 /** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */
