@@ -54,6 +54,11 @@ export interface SmscSimulatorOptions {
   receiptTlvId: "same" | "other-form" | "omit";
   /** Max unacknowledged deliver_sm per session; more wait until acks come back. */
   receiptWindow: number;
+  /**
+   * The first message id it gives out (default 0x10000000). A simulator started again with the same first id is
+   * an SMSC restarted (its ids repeat); one that stands for another SMSC's life in the same database takes its own.
+   */
+  firstMessageId?: number;
   /** Called for every receipt the client acknowledged (deliver_sm_resp with status 0), with its message id. */
   onReceiptAcked?: ((messageId: string) => void) | undefined;
   /** Called for every submit_sm with what arrived on the wire (decoded by the smpp package) and the verdict. */
@@ -239,10 +244,11 @@ class Smsc implements SmscSimulator {
   private readonly responses: DelayLine<{ state: SessionState; resp: smpp.PDU; receipt: Receipt | undefined }>;
   private readonly receiptLine: DelayLine<Receipt>;
   private counters = emptyStats();
-  private nextId = ID_BASE;
+  private nextId: number;
   port = 0;
 
   constructor(options: SmscSimulatorOptions) {
+    this.nextId = options.firstMessageId ?? ID_BASE;
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.responses = new DelayLine(({ state, resp, receipt }) => this.answerSubmit(state, resp, receipt));
