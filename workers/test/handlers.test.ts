@@ -361,21 +361,22 @@ describe("receipts that come back before their outcome is written", () => {
   });
 });
 
+/** A one-recipient batch on the channel whose send outcome (with this provider id) is written: a message awaiting its receipt. */
+async function sentOn(channelId: number, providerMessageId: string) {
+  const customer = await createCustomer(prisma);
+  const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
+    status: BatchStatus.SENDING,
+  });
+  const [r] = await recipientsOf(batchId);
+  await recordSendOutcomes(prisma, BigInt(batchId), [
+    { recipientId: r!.id, result: SendResult.SUCCESS, providerMessageId, errorCode: null },
+  ]);
+  return (await recipientsOf(batchId))[0]!;
+}
+
 describe("receipts of an SMSC account with several channels", () => {
   // A port no simulator listens on, its own per run: these channels are one account among themselves only.
   const port = 30_000 + Math.floor(Math.random() * 20_000);
-
-  async function sentOn(channelId: number, providerMessageId: string) {
-    const customer = await createCustomer(prisma);
-    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
-      status: BatchStatus.SENDING,
-    });
-    const [r] = await recipientsOf(batchId);
-    await recordSendOutcomes(prisma, BigInt(batchId), [
-      { recipientId: r!.id, result: SendResult.SUCCESS, providerMessageId, errorCode: null },
-    ]);
-    return (await recipientsOf(batchId))[0]!;
-  }
 
   it("matches a receipt that came in on another channel of the same account, not of another account", async () => {
     const a = await createSmppChannel(prisma, { port });
@@ -450,18 +451,6 @@ describe("receipts of an SMSC account with several channels", () => {
 describe("receipts after the SMSC's ids started again (id-restarts.ts)", () => {
   // A port of its own: the restart marked here belongs to this account only.
   const port = 30_000 + Math.floor(Math.random() * 20_000);
-
-  async function sentOn(channelId: number, providerMessageId: string) {
-    const customer = await createCustomer(prisma);
-    const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
-      status: BatchStatus.SENDING,
-    });
-    const [r] = await recipientsOf(batchId);
-    await recordSendOutcomes(prisma, BigInt(batchId), [
-      { recipientId: r!.id, result: SendResult.SUCCESS, providerMessageId, errorCode: null },
-    ]);
-    return (await recipientsOf(batchId))[0]!;
-  }
 
   it("an old message still awaiting its receipt never takes the receipt of a newer message with its id", async () => {
     const a = await createSmppChannel(prisma, { port });
