@@ -246,6 +246,29 @@ describe("live refresh", () => {
     expect(liveInterval([], now)).toBe(false);
     expect(liveInterval(undefined, now)).toBe(false);
   });
+
+  it("keeps refreshing an ended batch while its receipts are still coming, for a while", () => {
+    const ended = (status: number, minutesAgo: number, counts: [number, number, number]) => ({
+      ...r(status),
+      finishedAt: new Date(now - minutesAgo * 60_000).toISOString(),
+      successCount: counts[0],
+      deliveredCount: counts[1],
+      undeliveredCount: counts[2],
+    });
+    // 7 sent, 5 receipts in: 2 outstanding.
+    expect(liveInterval([ended(22, 0.5, [7, 5, 0])], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([ended(23, 1, [7, 4, 1])], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([ended(22, 5, [7, 5, 0])], now)).toBe(SCHEDULED_INTERVAL_MS);
+    // every receipt in (delivered or not), too long ago, or a batch that sent nothing more
+    expect(liveInterval([ended(22, 0.5, [7, 6, 1])], now)).toBe(false);
+    expect(liveInterval([ended(22, 16, [7, 5, 0])], now)).toBe(false);
+    expect(liveInterval([ended(29, 0.5, [7, 0, 0])], now)).toBe(false);
+    // the closest wins when rows disagree
+    expect(liveInterval([ended(22, 5, [7, 5, 0]), ended(22, 0.5, [3, 1, 0])], now)).toBe(LIVE_INTERVAL_MS);
+    expect(liveInterval([r(20, { scheduledAt: "2026-01-06T08:00:00.000Z" }), ended(22, 1, [2, 1, 0])], now)).toBe(
+      LIVE_INTERVAL_MS,
+    );
+  });
 });
 
 describe("export file name", () => {

@@ -103,26 +103,52 @@ export const LIVE_INTERVAL_MS = 2_000;
 export const SCHEDULED_INTERVAL_MS = 30_000;
 /** A schedule this close counts as due. */
 const DUE_SOON_MS = 60_000;
+/**
+ * Delivery receipts come after the sends, so a batch that has just ended still moves: its delivered count grows
+ * while receipts are outstanding. Watched closely this long after it ended, then now and then until
+ * RECEIPT_WATCH_MS (a receipt later than that is read on the next visit; SMSCs hold most for seconds).
+ */
+const RECEIPT_CLOSE_MS = 2 * 60_000;
+const RECEIPT_WATCH_MS = 15 * 60_000;
+const SENT_ENDS = new Set<number>([BatchStatus.SEND_FINISHED, BatchStatus.SEND_TERMINATED, BatchStatus.SEND_FAILED]);
 
 export interface LiveRowFields {
   status: number;
   ingesting: boolean;
   scheduledAt: string | null;
+  /** With these, an ended batch whose receipts are still coming keeps being refreshed. */
+  finishedAt?: string | null;
+  successCount?: number;
+  deliveredCount?: number;
+  undeliveredCount?: number;
+}
+
+/** How soon an ended batch's row should be looked at again for its outstanding receipts, or false. */
+function receiptInterval(r: LiveRowFields, now: number): number | false {
+  if (!SENT_ENDS.has(r.status) || !r.finishedAt || r.successCount === undefined) return false;
+  const outstanding = r.successCount - (r.deliveredCount ?? 0) - (r.undeliveredCount ?? 0);
+  if (outstanding <= 0) return false;
+  const since = now - Date.parse(r.finishedAt);
+  if (Number.isNaN(since) || since > RECEIPT_WATCH_MS) return false;
+  return since <= RECEIPT_CLOSE_MS ? LIVE_INTERVAL_MS : SCHEDULED_INTERVAL_MS;
 }
 
 /** The list's refetch interval for these rows, or false when nothing in them can change without an action. */
 export function liveInterval(rows: readonly LiveRowFields[] | undefined, now = Date.now()): number | false {
   if (!rows) return false;
   let interval: number | false = false;
+  const atMost = (ms: number | false) => {
+    if (ms !== false && (interval === false || ms < interval)) interval = ms;
+  };
   for (const r of rows) {
     if (r.ingesting || r.status === BatchStatus.SENDING || r.status === BatchStatus.REVIEW_PASSED) {
       return LIVE_INTERVAL_MS;
     }
     if (r.status === BatchStatus.PENDING_SEND) {
       const at = r.scheduledAt ? Date.parse(r.scheduledAt) : Number.NaN;
-      if (Number.isNaN(at) || at - now <= DUE_SOON_MS) return LIVE_INTERVAL_MS;
-      interval = SCHEDULED_INTERVAL_MS;
+      atMost(Number.isNaN(at) || at - now <= DUE_SOON_MS ? LIVE_INTERVAL_MS : SCHEDULED_INTERVAL_MS);
     }
+    atMost(receiptInterval(r, now));
   }
   return interval;
 }
