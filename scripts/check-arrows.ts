@@ -52,6 +52,7 @@ const WORKSPACES: readonly Workspace[] = [
   },
   { name: "@switchboard/contracts", dir: "packages/contracts", layer: "base", may: [], checked: ["src", "test"] },
   { name: "@switchboard/numbers", dir: "packages/numbers", layer: "base", may: [], checked: ["src", "test"] },
+  { name: "@switchboard/sdk", dir: "packages/sdk", layer: "base", may: [], checked: ["src", "test", "scripts"] },
 ];
 
 /**
