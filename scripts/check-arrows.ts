@@ -60,14 +60,6 @@ const WORKSPACES: readonly Workspace[] = [
  * package.json), `to` the import as written. Nothing else is let through.
  */
 const KNOWN: ReadonlyArray<{ from: string; to: string; why: string }> = [
-  {
-    // The file ingest, run by the workers, lives in the API's batch module, which is being rewritten (the
-    // developer API's single-send path): it moves to @switchboard/domain once that lands.
-    from: "workers/src/jobs/ingest-batch.ts",
-    to: "@switchboard/api/batches",
-    why: "issue 21",
-  },
-  { from: "workers/package.json", to: "@switchboard/api", why: "issue 21 (the import above)" },
   // The demo seed writes channel rows: their secrets encrypted (channels' secrets.ts), the WhatsApp simulator's
   // templates and what each needs. The seed belongs above the database package (it moves out of it), or these
   // pieces below it.

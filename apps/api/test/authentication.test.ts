@@ -5,8 +5,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AuthenticationRow, UserType } from "@switchboard/contracts";
+import { canSubmitBatches } from "@switchboard/domain/authentication-policy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canSubmitBatches } from "../src/modules/authentication/authentication.policy";
 import { detectFileKind } from "../src/plugins/uploads";
 import {
   type Account,

@@ -13,10 +13,10 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { batchJobKeys } from "@switchboard/db";
+import { bullPrefix } from "@switchboard/domain/batches/batch-jobs";
 import { applyBalanceChange, verifyLedger } from "@switchboard/domain/ledger";
 import { Queue } from "bullmq";
 import { expect } from "vitest";
-import { bullPrefix } from "../src/modules/batches/batch-jobs";
 import { type CallOptions, call, type TestContext, uniqueName } from "./helpers";
 
 export interface Account {

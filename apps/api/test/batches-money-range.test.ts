@@ -13,8 +13,8 @@ import {
   RemittanceStatus,
   UserType,
 } from "@switchboard/contracts";
+import { ingestBatch } from "@switchboard/domain/batches";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../src/modules/batches";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, multiple, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

@@ -6,10 +6,15 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ReviewMode } from "@switchboard/contracts";
+import {
+  checkNumberFile,
+  REQUEST_READ_BYTES,
+  readNumberFile,
+  splitCells,
+} from "@switchboard/domain/batches/number-file";
+import { needsReview, reviewReasons } from "@switchboard/domain/batches/review";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
-import { checkNumberFile, REQUEST_READ_BYTES, readNumberFile, splitCells } from "../src/modules/batches/number-file";
-import { needsReview, reviewReasons } from "../src/modules/batches/review";
 import { sheetXml, workbook } from "./xlsx-zip";
 
 let dir: string;

@@ -3,10 +3,10 @@
 // the pre-submit check counts them; the developer API lists, adds and removes; a STOP reply adds the sender.
 import { randomBytes } from "node:crypto";
 import { type OptOutList, type OptOutRow, OptOutSource, RejectReason } from "@switchboard/contracts";
+import { ingestBatch } from "@switchboard/domain/batches";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { optOutByKeyword } from "@switchboard/domain/opt-outs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../src/modules/batches";
 import { multipart } from "./accounts";
 import { BatchFixtures, type BatchWorld, get, multiple, PRICES, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

@@ -1,8 +1,8 @@
 // Prices: default and per-user prices through every action and country scope, the one resolution function
 // (table-driven), the agent's cost floor, the price lists, role and tenant boundaries, bad input.
 import { formatMoney } from "@switchboard/contracts";
+import { resolveUnitPrice, resolveUnitPrices } from "@switchboard/domain/price-resolution";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveUnitPrice, resolveUnitPrices } from "../src/modules/catalog/price-resolution";
 import { countingDb, createProduct, makeWorld, ok, type ProductData, refused, type World } from "./catalog-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 

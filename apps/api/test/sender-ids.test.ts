@@ -3,9 +3,9 @@
 // pre-submit check, at submission, in a file's ingest and through the developer API.
 import { randomBytes } from "node:crypto";
 import { BatchStatus, type SenderIdRow, SenderIdStatus } from "@switchboard/contracts";
+import { ingestBatch } from "@switchboard/domain/batches";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ingestBatch } from "../src/modules/batches";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, get, multiple, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

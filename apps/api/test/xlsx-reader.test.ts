@@ -5,10 +5,17 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { translate } from "@switchboard/contracts";
+import { checkNumberFile, readNumberFile } from "@switchboard/domain/batches/number-file";
+import {
+  columnOf,
+  isDateFormat,
+  numberText,
+  readXlsxRows,
+  serialDate,
+  XLSX_LIMITS,
+} from "@switchboard/domain/batches/xlsx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../src/lib/errors";
-import { checkNumberFile, readNumberFile } from "../src/modules/batches/number-file";
-import { columnOf, isDateFormat, numberText, readXlsxRows, serialDate, XLSX_LIMITS } from "../src/modules/batches/xlsx";
 import { sheetXml, workbook, zip } from "./xlsx-zip";
 
 let dir: string;

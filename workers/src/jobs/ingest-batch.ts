@@ -1,9 +1,11 @@
 // ingest-batch {batchId}: reads a file batch's numbers and materialises it (recipients, rejected numbers, the
-// charge, the review decision). The work is the API's batch module's (the same code as the synchronous
-// submissions); this handler only gives it the worker's database, queues and logger. Due batches it leaves in
-// status 20 go to dispatch-batch, which waits for a schedule by itself (the scheduler comes back when due).
-import { abandonIngest, type IngestDeps, type IngestOutcome, ingestBatch as ingest } from "@switchboard/api/batches";
+// charge, the review decision). The work is the domain package's (@switchboard/domain/batches: the same code as
+// the API's synchronous submissions); this handler only gives it the worker's database, queues and logger. Due
+// batches it leaves in status 20 go to dispatch-batch, which waits for a schedule by itself (the scheduler comes
+// back when due).
+
 import type { IngestBatchJob } from "@switchboard/contracts";
+import { abandonIngest, type IngestDeps, type IngestOutcome, ingestBatch as ingest } from "@switchboard/domain/batches";
 import type { WorkerDeps } from "../lib/deps";
 
 export type IngestBatchDeps = Pick<WorkerDeps, "prisma" | "queues" | "logger"> & {

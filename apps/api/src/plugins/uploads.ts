@@ -1,14 +1,19 @@
 // File uploads (multipart/form-data): the parser with conservative limits, a reader that collects a form's
 // text fields and files for one route, recognition of a file's kind by its first bytes (the name and the
-// declared type are the client's word, not evidence), and storage under config.UPLOAD_DIR with random names.
+// declared type are the client's word, not evidence), and storage under config.UPLOAD_DIR with random names
+// (where a stored file is, storedPath, is the domain package's: the workers read uploads too).
 // Stored files are private: they are served only by routes that check who asks (never by a static handler).
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import multipart from "@fastify/multipart";
+import { storedPath } from "@switchboard/domain/uploads";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../lib/errors";
+
+/** Where a stored file is (the domain package's: the workers read uploads too); part of this module's surface. */
+export { storedPath };
 
 /** Defaults for every multipart request; a route's reader narrows them further. */
 const DEFAULT_LIMITS = {
@@ -135,14 +140,6 @@ export async function storeUpload(uploadDir: string, folder: string[], file: Upl
   // wx: never overwrite (a random name colliding would be a bug worth hearing about); 0600: not world-readable.
   await writeFile(abs, file.data, { flag: "wx", mode: 0o600 });
   return rel;
-}
-
-/** Absolute path of a stored file; refuses paths that would leave uploadDir. */
-export function storedPath(uploadDir: string, rel: string): string {
-  const root = path.resolve(uploadDir);
-  const abs = path.resolve(root, rel);
-  if (!abs.startsWith(root + path.sep)) throw new Error(`stored path outside the upload directory: ${rel}`);
-  return abs;
 }
 
 /** Removes stored files (after a failed transaction); returns the errors of those that could not be removed. */

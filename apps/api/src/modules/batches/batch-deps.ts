@@ -1,8 +1,8 @@
 // What the batch services need from the outside world.
 import type { PrismaClient } from "@switchboard/db";
+import type { BatchJobs } from "@switchboard/domain/batches/batch-jobs";
 import type { FastifyBaseLogger } from "fastify";
 import type { Redis } from "ioredis";
-import type { BatchJobs } from "./batch-jobs";
 import type { OutcomeSignal } from "./outcome-signal";
 
 export interface BatchDeps {

@@ -30,6 +30,8 @@ import {
   terminateBody,
   UserType,
 } from "@switchboard/contracts";
+import { bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import { resolveProduct } from "@switchboard/domain/batches/context";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requestLang } from "../../lib/lang";
@@ -37,8 +39,6 @@ import { principalOf } from "../../plugins/auth";
 import { sendableTemplates } from "../channels/whatsapp-templates.service";
 import type { BatchDeps } from "./batch-deps";
 import { FILE_FORM_DESCRIPTION, sendCsv, uploadReceiver } from "./batch-http";
-import { bullBatchJobs } from "./batch-jobs";
-import { resolveProduct } from "./context";
 import { developerApiRoutes } from "./developer-api.routes";
 import { disconnectSignal } from "./file-summary";
 import {

@@ -16,9 +16,9 @@ import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { BATCH_FILE_MAX_NUMBERS, type MessageKey, type MessageParams } from "@switchboard/contracts";
+import type { NumberReading } from "@switchboard/domain/batches/number-sorter";
+import type { NumberTally } from "@switchboard/domain/batches/number-tally";
 import { AppError } from "../../lib/errors";
-import type { NumberReading } from "./number-sorter";
-import type { NumberTally } from "./number-tally";
 
 /** Threads reading files at once (the API's host has few cores; a thread may keep one busy for seconds). */
 export const SUMMARY_THREADS = 2;

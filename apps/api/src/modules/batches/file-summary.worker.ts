@@ -2,11 +2,11 @@
 // API's event loop, and posts back the counts (or the refusal's status, key and params, rebuilt as the same
 // AppError by the caller).
 import { parentPort } from "node:worker_threads";
+import { readNumberFile } from "@switchboard/domain/batches/number-file";
+import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
+import { tallyOf } from "@switchboard/domain/batches/number-tally";
 import { AppError } from "../../lib/errors";
 import type { SummaryReply, SummaryRequest } from "./file-summary";
-import { readNumberFile } from "./number-file";
-import { NumberSorter } from "./number-sorter";
-import { tallyOf } from "./number-tally";
 
 async function summarise(request: SummaryRequest): Promise<SummaryReply> {
   const sorted = new NumberSorter(request.reading);

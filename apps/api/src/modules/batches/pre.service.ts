@@ -16,14 +16,7 @@ import {
   submitPreFileFields,
   translate,
 } from "@switchboard/contracts";
-import { parseInput } from "../../lib/errors";
-import { storedPath } from "../../plugins/uploads";
-import { canSubmitBatches } from "../authentication/authentication.policy";
-import { templateOf } from "../channels/whatsapp-templates.service";
-import { optedOutAll, optedOutAmong } from "../opt-outs/opt-out-usage";
-import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
-import type { BatchDeps } from "./batch-deps";
-import { type BatchUpload, discardUpload } from "./batch-upload";
+import { canSubmitBatches } from "@switchboard/domain/authentication-policy";
 import {
   assertContentFits,
   assertProductCanSend,
@@ -33,13 +26,20 @@ import {
   resolveProduct,
   type SubmitContext,
   unitsPerNumber,
-} from "./context";
+} from "@switchboard/domain/batches/context";
+import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
+import { type NumberTally, tallyOf } from "@switchboard/domain/batches/number-tally";
+import { optedOutAll, optedOutAmong } from "@switchboard/domain/batches/opt-out-usage";
+import { fallbackAsk, quoteBatch } from "@switchboard/domain/batches/quote";
+import { needsReview } from "@switchboard/domain/batches/review";
+import { assertSenderIdApproved } from "@switchboard/domain/batches/sender-id-usage";
+import { templateOf } from "@switchboard/domain/batches/whatsapp-templates";
+import { needsOpenWindow, openWindows } from "@switchboard/domain/batches/whatsapp-window";
+import { parseInput } from "../../lib/errors";
+import { storedPath } from "../../plugins/uploads";
+import type { BatchDeps } from "./batch-deps";
+import { type BatchUpload, discardUpload } from "./batch-upload";
 import { summariseNumberFile } from "./file-summary";
-import { NumberSorter } from "./number-sorter";
-import { type NumberTally, tallyOf } from "./number-tally";
-import { fallbackAsk, quoteBatch } from "./quote";
-import { needsReview } from "./review";
-import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
 interface Prospect {
   productId?: number | undefined;

@@ -13,12 +13,12 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
+import { loadTenantRules } from "@switchboard/domain/batches/context";
 import { normalizeNumber } from "@switchboard/numbers";
 import { badRequest } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { visibleBatchesSql } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { loadTenantRules } from "./context";
 import { channelNames } from "./lists.service";
 import { productNames } from "./submit.service";
 

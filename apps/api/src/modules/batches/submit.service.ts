@@ -18,12 +18,7 @@ import {
   SubmitMode,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
-import { AppError, parseInput } from "../../lib/errors";
-import { storedPath } from "../../plugins/uploads";
-import { assertSenderIdUsable } from "../sender-ids/sender-id-usage";
-import type { BatchDeps } from "./batch-deps";
-import { batchRowSelect, toBatchRow } from "./batch-row";
-import { type BatchUpload, discardUpload } from "./batch-upload";
+import { batchRowSelect, toBatchRow } from "@switchboard/domain/batches/batch-row";
 import {
   assertContentFits,
   assertMaySubmit,
@@ -35,12 +30,17 @@ import {
   type SubmitContext,
   senderIdOf,
   unitsPerNumber,
-} from "./context";
+} from "@switchboard/domain/batches/context";
+import { type BatchSpec, materializeBatch } from "@switchboard/domain/batches/materialize";
+import { checkNumberFile } from "@switchboard/domain/batches/number-file";
+import { decodeOutcome, NumberSorter } from "@switchboard/domain/batches/number-sorter";
+import type { BatchQuote } from "@switchboard/domain/batches/quote";
+import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
+import { AppError, parseInput } from "../../lib/errors";
+import { storedPath } from "../../plugins/uploads";
+import type { BatchDeps } from "./batch-deps";
+import { type BatchUpload, discardUpload } from "./batch-upload";
 import { withIdempotencyKey } from "./idempotency";
-import { type BatchSpec, materializeBatch } from "./materialize";
-import { checkNumberFile } from "./number-file";
-import { decodeOutcome, NumberSorter } from "./number-sorter";
-import type { BatchQuote } from "./quote";
 
 export interface SubmitOptions {
   source: BatchSource;

@@ -16,14 +16,14 @@ import {
   type TerminateBody,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
+import { isIngesting } from "@switchboard/domain/batches/batch-row";
+import { checkSchedule } from "@switchboard/domain/batches/context";
 import { applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { conflict } from "../../lib/errors";
 import { findVisibleBatch } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import type { BatchDeps } from "./batch-deps";
-import { isIngesting } from "./batch-row";
 import { discardUpload } from "./batch-upload";
-import { checkSchedule } from "./context";
 import { batchRowById } from "./submit.service";
 
 const illegal = (from: number) => conflict("batch.illegal_transition", { from });

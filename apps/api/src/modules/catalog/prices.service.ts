@@ -23,18 +23,18 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import type { Db, PrismaClient } from "@switchboard/db";
-import { badRequest, notFound } from "../../lib/errors";
-import { pageArgs } from "../../lib/listing";
-import { actingTenant, priceHoldersWhere, priceTargetsWhere } from "../../lib/scope";
-import type { Principal } from "../../plugins/auth";
-import { allCountries, countryCodesInScope, countryName, knownCountryCodes, matchesCountry } from "./countries.service";
 import {
   effectivePrices,
   PRICE_COLUMN,
   type PriceKind,
   TEMPLATE_KINDS,
   type TemplatePriceKind,
-} from "./price-resolution";
+} from "@switchboard/domain/price-resolution";
+import { badRequest, notFound } from "../../lib/errors";
+import { pageArgs } from "../../lib/listing";
+import { actingTenant, priceHoldersWhere, priceTargetsWhere } from "../../lib/scope";
+import type { Principal } from "../../plugins/auth";
+import { allCountries, countryCodesInScope, countryName, knownCountryCodes, matchesCountry } from "./countries.service";
 import { findProduct, type ProductRow } from "./products.service";
 
 export async function tenantCurrency(db: Db, tenantId: number): Promise<string> {

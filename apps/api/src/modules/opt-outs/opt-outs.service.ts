@@ -15,13 +15,13 @@ import {
   type V1OptOutQuery,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
+import { loadSubmitContext, numberReading } from "@switchboard/domain/batches/context";
+import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import { addOptOuts } from "@switchboard/domain/opt-outs";
 import { badRequest, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { managedCustomersWhere, tenantWhere } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import { loadSubmitContext, numberReading } from "../batches/context";
-import { NumberSorter } from "../batches/number-sorter";
 
 const rowSelect = {
   id: true,

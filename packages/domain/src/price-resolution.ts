@@ -15,7 +15,7 @@
 // same way, and where neither row has that category's price, by the message price.
 import { inCountryScope, type MessageKey, type PriceSource } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { activeProductOfCustomer, type KnownCustomerProduct } from "@switchboard/domain/customer-product";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "./customer-product";
 
 export interface EffectivePrice {
   unitPrice: bigint;

@@ -12,9 +12,9 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "@switchboard/domain/routing";
-import { AppError, badRequest, notFound } from "../../lib/errors";
-import { canSubmitBatches } from "../authentication/authentication.policy";
+import { canSubmitBatches } from "../authentication-policy";
+import { PRODUCT_UNSENDABLE_MESSAGE, productSendability } from "../channel-resolution";
+import { AppError, badRequest, notFound } from "../errors";
 import type { NumberReading } from "./number-sorter";
 import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from "./review";
 

@@ -29,7 +29,7 @@ import type { Readable } from "node:stream";
 import { TextDecoder } from "node:util";
 import { SaxesParser } from "saxes";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { AppError, badRequest } from "../../lib/errors";
+import { AppError, badRequest } from "../errors";
 
 export const XLSX_LIMITS = {
   /** Entries in the archive's directory (a workbook has a dozen or two; hundreds with many sheets). */

@@ -14,8 +14,8 @@
 import { rm } from "node:fs/promises";
 import { BatchStatus, encodeBatchReason } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
-import { AppError } from "../../lib/errors";
-import { storedPath } from "../../plugins/uploads";
+import { AppError } from "../errors";
+import { storedPath } from "../uploads";
 import type { BatchJobs } from "./batch-jobs";
 import { storedContent } from "./batch-row";
 import { assertMaySubmit, loadCustomer, loadTenantRules, numberReading } from "./context";

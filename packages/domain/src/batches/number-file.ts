@@ -1,6 +1,6 @@
 // Reading the numbers of a batch file (mode 3), streaming: the upload checks the start of a file with it, the
-// file pre-submit check (in a worker thread, number-file-pool.ts) and the ingest job read numbers with it. One
-// reader, so what the upload accepted is exactly what the ingest reads.
+// file pre-submit check (in the API's worker threads, file-summary.ts) and the ingest job read numbers with it.
+// One reader, so what the upload accepted is exactly what the ingest reads.
 //
 // Accepted: text files (CSV, TXT) in UTF-8 (a BOM is skipped) or UTF-16 with a BOM (Excel's "Unicode text"),
 // and XLSX workbooks (their first worksheet, read by xlsx.ts; the same column rules apply to its rows).
@@ -22,7 +22,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
-import { AppError, badRequest } from "../../lib/errors";
+import { AppError, badRequest } from "../errors";
 import { checkXlsx, readXlsxRows } from "./xlsx";
 
 export const MAX_LINE_CHARS = 4096;

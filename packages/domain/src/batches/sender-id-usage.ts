@@ -4,7 +4,7 @@
 // countries of its numbers are known): a refusal (403) writes nothing and charges nothing.
 import { type BatchContent, canonicalSenderId, ProductCode, SenderIdStatus, TaskType } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { AppError } from "../../lib/errors";
+import { AppError } from "../errors";
 
 /** Countries named in a refusal; the rest are counted ("GB, US, ... +12"). */
 const NAMED_COUNTRIES_MAX = 10;

@@ -1,4 +1,4 @@
-// The jobs the batch module hands to the workers, always after its transaction committed: ingest a file
+// The jobs the API's batch routes hand to the workers, always after their transaction committed: ingest a file
 // (mode 3), dispatch a batch that reached 20 (delayed until its schedule), finish a terminated one.
 // Payloads carry the batch id only (house style). One BullMQ job id per batch and queue, so enqueueing twice
 // while the job waits is a no-op; the id holds the batch's job key (id and creation time, batchJobKey), so a job

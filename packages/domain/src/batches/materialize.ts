@@ -22,15 +22,15 @@ import {
   RejectReason,
 } from "@switchboard/contracts";
 import { Prisma, type PrismaClient } from "@switchboard/db";
-import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "@switchboard/domain/ledger";
-import { badRequest } from "../../lib/errors";
-import { assertTemplateFits, templateOf } from "../channels/whatsapp-templates.service";
-import { optedOutAmong } from "../opt-outs/opt-out-usage";
-import { assertSenderIdApproved } from "../sender-ids/sender-id-usage";
+import { badRequest } from "../errors";
+import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
+import { optedOutAmong } from "./opt-out-usage";
 import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
 import { reviewReasons } from "./review";
+import { assertSenderIdApproved } from "./sender-id-usage";
+import { assertTemplateFits, templateOf } from "./whatsapp-templates";
 import { needsOpenWindow, openWindows } from "./whatsapp-window";
 
 /** Rows per INSERT statement. */

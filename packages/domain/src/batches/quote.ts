@@ -13,9 +13,9 @@ import {
   TaskType,
 } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
-import { activeProductOfCustomer, type KnownCustomerProduct } from "@switchboard/domain/customer-product";
-import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "@switchboard/domain/routing";
-import { AppError } from "../../lib/errors";
+import { CHANNEL_FAILURE_MESSAGE, type ChannelResolution, resolveChannels } from "../channel-resolution";
+import { activeProductOfCustomer, type KnownCustomerProduct } from "../customer-product";
+import { AppError } from "../errors";
 import {
   PRICE_FAILURE_MESSAGE,
   type PriceFailure,
@@ -23,8 +23,8 @@ import {
   resolveUnitPrices,
   TEMPLATE_KINDS,
   type TemplatePriceKind,
-} from "../catalog/price-resolution";
-import { templateCategories } from "../channels/whatsapp-templates.service";
+} from "../price-resolution";
+import { templateCategories } from "./whatsapp-templates";
 
 export type CountryQuote =
   | {
