@@ -11,6 +11,7 @@ export default defineConfig({
       "packages/domain",
       "packages/channels",
       "packages/numbers",
+      "packages/sdk",
       "workers",
     ],
   },
