@@ -23,6 +23,7 @@ import { secretKeyHash, verifyCallbackSignature } from "@switchboard/domain/call
 import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failSendingBatch } from "../src/index";
+import { DEFAULT_OUTCOME_WRITES } from "../src/lib/send-outcomes";
 import {
   callbackReceiver,
   createCustomer,
@@ -532,6 +533,58 @@ describe("receipts wherever and whenever they come", () => {
       await second.stop();
     }
   });
+});
+
+describe("an SMSC restarted while the workers were down (its ids start again)", () => {
+  it("new worker processes see it by the account's highest id kept in Redis: every receipt lands on its own message", async () => {
+    // The SMSC counts from 1 and still holds every receipt when it goes down: the old messages keep waiting.
+    const old = await startSmscSimulator({ firstMessageId: 1, receiptDelayMs: 600_000 });
+    const port = old.port;
+    // 100 a second: the new batch is sent over two seconds, its receipts coming in meanwhile.
+    const channelId = await createSmppChannel(prisma, { port, throughput: 100 });
+    const customer = await createCustomer(prisma);
+    const before = await createPendingBatch(prisma, customer, channelId, phoneNumbers(200));
+    const first = await startHarness();
+    await first.deps.queues.dispatchBatches([before.batchId]);
+    await waitSettled(prisma, before.batchId);
+    await first.stop(); // a deploy: this process and everything it remembered go
+    await old.close();
+
+    // The SMSC again, counting from 1 again, and two new worker processes (one Redis prefix: one platform), both
+    // bound to the account, so that receipts of one's messages come in on the other's bind too. Outcomes wait in
+    // the sender's write buffer for a while: a receipt on the other bind finds the old message with its id first.
+    const { sim } = await simulator({ port, firstMessageId: 1, receiptDelayMs: 50 });
+    const options = {
+      redisPrefix: first.deps.redisPrefix,
+      tuning: { receiptListenEveryMs: 200, outcomeWrites: { ...DEFAULT_OUTCOME_WRITES, maxDelayMs: 1_500 } },
+      receiptListeners: { channelIds: [channelId] },
+    };
+    const workers = [await startHarness(options), await startHarness(options)];
+    try {
+      await waitFor("both processes bound", async () => (sim.stats().binds >= 2 ? true : undefined));
+      const after = await createPendingBatch(prisma, customer, channelId, phoneNumbers(200));
+      await workers[0]!.deps.queues.dispatchBatches([after.batchId]);
+      await waitSettled(prisma, after.batchId);
+      // Each of the 200 receipts recorded on some message, the right one or not.
+      const batchIds = [BigInt(before.batchId), BigInt(after.batchId)];
+      await waitFor("every receipt recorded", async () => {
+        const batches = await prisma.messageBatch.findMany({ where: { id: { in: batchIds } } });
+        const recorded = batches.reduce((sum, b) => sum + b.deliveredCount + b.undeliveredCount, 0);
+        return recorded === 200 ? recorded : undefined;
+      });
+      const rows = (batchId: string) => prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+      const [olds, news] = [await rows(before.batchId), await rows(after.batchId)];
+      // The new messages have the old ones' ids...
+      expect(new Set(news.map((r) => r.providerMessageId))).toEqual(new Set(olds.map((r) => r.providerMessageId)));
+      // ...and each took its own receipt: none went to an old message still waiting for its own.
+      const ids = (list: typeof news) => list.map((r) => r.providerMessageId);
+      expect(ids(news.filter((r) => r.receiveResult !== ReceiveResult.RECEIVED))).toEqual([]);
+      expect(ids(olds.filter((r) => r.receiveResult !== ReceiveResult.UNKNOWN))).toEqual([]);
+      expect(sim.stats().receiptsAcked).toBe(200);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  }, 90_000);
 });
 
 /** A port nothing listens on. */

@@ -493,6 +493,34 @@ describe("receipts after the SMSC's ids started again (id-restarts.ts)", () => {
   });
 });
 
+describe("the SMSC account's highest message id (id-restarts.ts)", () => {
+  const account = () => `smpp:127.0.0.1:${30_000 + Math.floor(Math.random() * 20_000)}:highest`;
+
+  it("keeps the highest id written, and after a restart its new id; a write observed before it is ignored", async () => {
+    const ids = deps.idRestarts.of(account());
+    const t = Date.now(); // the adapters' clocks
+    expect(await ids.highest()).toBeUndefined();
+    await ids.note(9_000n, t + 1_000);
+    await ids.note(8_000n, t + 1_500); // another adapter, behind this one: never lowers it
+    expect(await ids.highest()).toBe(9_000n);
+    // 64-bit ids, beyond a double's precision, compare exactly
+    await ids.note(18_446_744_073_709_551_000n, t + 2_000);
+    await ids.note(18_446_744_073_709_550_999n, t + 2_100);
+    expect(await ids.highest()).toBe(18_446_744_073_709_551_000n);
+    // The SMSC restarted at t + 3,000: its first id becomes the highest, and a write of the old highest that an
+    // adapter observed before the restart (in flight, or written at its unbind) does not bring it back.
+    await ids.restarted(5n, t + 3_000);
+    await ids.note(18_446_744_073_709_551_001n, t + 2_900);
+    expect(await ids.highest()).toBe(5n);
+    // Another process's rebind sees the same restart (within the minute): the time stays, the highest only grows.
+    await ids.note(40n, t + 3_100);
+    await ids.restarted(2n, t + 4_000);
+    expect(await ids.highest()).toBe(40n);
+    await ids.note(41n, t + 3_050); // observed after the restart: counts
+    expect(await ids.highest()).toBe(41n);
+  });
+});
+
 describe("delivery-report", () => {
   it("gives each receipt its own message when an SMSC counts 1, 2, 3... (decimal 16 is also hex 10)", async () => {
     const customer = await createCustomer(prisma);

@@ -390,6 +390,51 @@ describe("SMPP adapter against the SMSC simulator", () => {
     expect(restarts).toBe(1);
   });
 
+  it("a fresh adapter sees the SMSC's ids start again by the account's highest id kept beyond it", async () => {
+    // What the workers keep in Redis (id-restarts.ts), here in a plain object every adapter of the test shares.
+    const kept: { highest?: bigint; restarts: bigint[]; writes: number } = { restarts: [], writes: 0 };
+    const ids = {
+      highest: async () => kept.highest,
+      note: async (highest: bigint) => {
+        kept.writes++;
+        if (kept.highest === undefined || highest > kept.highest) kept.highest = highest;
+      },
+      restarted: async (id: bigint) => {
+        kept.restarts.push(id);
+        kept.highest = id;
+      },
+    };
+    const fresh = (port: number) => {
+      const a = adapter(port);
+      a.useSharedState({ ids });
+      return a;
+    };
+    const first = await startSmscSimulator({ firstMessageId: 500 });
+    const port = first.port;
+    const before = fresh(port);
+    const started = Date.now();
+    const sent = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => before.send({ ref: `b${i}`, to: number(i), text: "before" })),
+    );
+    expect(sent.every((o) => o.ok)).toBe(true);
+    await before.close(); // the process goes: its highest id is written as its bind ends
+    // Written when the bind ended and at most once a second before that, never per message.
+    expect(kept.writes).toBeLessThanOrEqual(2 + (Date.now() - started) / 1_000);
+    expect(kept.highest).toBe(799n);
+    await first.close();
+
+    // The SMSC restarted, counting from 1 again; a new adapter, which never saw it before, sees the restart.
+    await simulator({ port, firstMessageId: 1 });
+    const after = fresh(port);
+    expect(await after.send({ ref: "a0", to: number(0), text: "after" })).toMatchObject({ providerMessageId: "1" });
+    await waitFor("the restart kept", () => kept.restarts.length === 1);
+    expect(kept.restarts).toEqual([1n]);
+    // Another new adapter of the same SMSC: its ids go on from the kept restart, so no restart.
+    const another = fresh(port);
+    expect(await another.send({ ref: "a1", to: number(1), text: "again" })).toMatchObject({ providerMessageId: "2" });
+    expect(kept.restarts).toEqual([1n]);
+  });
+
   it("keeps the link alive with enquire_link", async () => {
     const sim = await simulator();
     const a = adapter(sim.port, { enquireLinkIntervalMs: 150 });

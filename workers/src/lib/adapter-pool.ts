@@ -65,9 +65,15 @@ export interface AdapterPoolOptions {
   dispatcher: ReturnType<typeof egressAgent>;
   /** An SMPP link of any channel bound again after a drop (metrics). */
   onSmppReconnect?: () => void;
-  /** An SMPP channel's message ids started again (its SMSC restarted or its counter wrapped). */
-  onSmppIdsRestarted?: (channelId: number) => void;
+  /**
+   * What an SMPP adapter shares with every process bound to its SMSC account (receiptAccount): the account's
+   * highest message id, to see the SMSC's ids start again (id-restarts.ts).
+   */
+  smppShared?: (account: string) => SmppShared;
 }
+
+/** The shared state an SMPP adapter takes (adapter.ts, useSharedState). */
+export type SmppShared = Parameters<SmppAdapter["useSharedState"]>[0];
 
 /**
  * The provider account a channel's messages and receipts belong to. An SMSC hands a receipt to any receiver bind
@@ -105,7 +111,8 @@ export class AdapterPool {
       },
     });
     if (!row) throw new ChannelUnusable("channel_missing", false);
-    this.accounts.set(channelId, receiptAccount(channelId, row.kind, row.config));
+    const account = receiptAccount(channelId, row.kind, row.config);
+    this.accounts.set(channelId, account);
     if (row.status !== ActiveStatus.NORMAL) throw new ChannelUnusable("channel_paused", true);
     if (!canSend(row.kind)) throw new ChannelUnusable("channel_kind_unsupported", false);
 
@@ -126,10 +133,11 @@ export class AdapterPool {
         dispatcher: this.opts.dispatcher,
         ...(this.opts.smpp ? { smpp: this.opts.smpp } : {}),
         ...(this.opts.onSmppReconnect ? { onSmppReconnect: this.opts.onSmppReconnect } : {}),
-        ...(this.opts.onSmppIdsRestarted
-          ? { onSmppIdsRestarted: () => this.opts.onSmppIdsRestarted?.(channelId) }
-          : {}),
       });
+      // Before its first bind completes (the connect is under way, its answer comes on a later turn).
+      if (row.kind === "smpp" && this.opts.smppShared) {
+        (built.adapter as SmppAdapter).useSharedState(this.opts.smppShared(account));
+      }
     } catch (err) {
       this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");
       throw new ChannelUnusable("channel_config_invalid", false);

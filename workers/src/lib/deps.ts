@@ -181,11 +181,8 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
-    onSmppIdsRestarted: (channelId) => {
-      idRestarts.mark(adapters.accountOf(channelId)).catch((err: unknown) => {
-        logger.error({ err, channelId }, "SMSC id restart not recorded");
-      });
-    },
+    // The account's highest id and its restarts, for every process bound to it (the adapter logs a failure).
+    smppShared: (account) => ({ ids: idRestarts.of(account) }),
   });
   metrics.watch(
     {

@@ -25,7 +25,11 @@
 // Ids starting again: an SMSC that restarts (or whose counter wraps) hands out ids it gave before. When the first
 // id accepted on a new bind is below the highest of the previous bind, or an id falls far below the highest of the
 // bind, onIdsRestarted is called (the workers keep the time: receipts after it are not matched to messages sent
-// before it; delivery-report.ts). Numeric ids only (decimal, or hex with messageIdFormat "hex").
+// before it; delivery-report.ts). Numeric ids only (decimal, or hex with messageIdFormat "hex"). "The previous
+// bind" is this adapter's own, and, given shared state (useSharedState: the workers keep it in Redis), the highest
+// id any adapter of the SMSC account accepted, read at each bind before the first submit: so a fresh process (a
+// deploy, a crash) still sees an SMSC that restarted meanwhile. This adapter's highest id is written there at most
+// once a second and when its bind ends, not per message.
 import smpp from "smpp";
 import "./tuning";
 import type { ChannelAdapter, Logger, OutboundMessage, ReportHandler, SendOutcome } from "../adapter";
@@ -65,13 +69,37 @@ export interface SmppAdapterStats {
   reports: number;
 }
 
+/**
+ * The highest message id an SMSC account gave out, kept beyond this adapter (the workers: Redis, id-restarts.ts),
+ * so that every process bound to the account, and the next one started, judges id restarts by it.
+ */
+export interface SmppIdMemory {
+  /** The account's highest id as kept, if any. */
+  highest(): Promise<bigint | undefined>;
+  /** This adapter's highest id, accepted at `observedAt` (a write observed before a kept restart is ignored). */
+  note(highest: bigint, observedAt: number): Promise<void>;
+  /** The ids started again at `id`, seen at `at`: the restart's time is kept and `id` becomes the highest. */
+  restarted(id: bigint, at: number): Promise<void>;
+}
+
+/** What the adapter shares with the other processes bound to the same SMSC account (none: it works alone). */
+export interface SmppSharedState {
+  ids?: SmppIdMemory;
+}
+
 export interface SmppAdapter extends ChannelAdapter {
   readonly kind: "smpp";
   stats(): SmppAdapterStats;
+  /** Call right after creating the adapter, before its first bind completes (see the header). */
+  useSharedState(state: SmppSharedState): void;
 }
 
 const MAX_PARTS = 255; // the concatenation IE counts parts in one octet
 const CLOSE_DRAIN_MAX_MS = 5_000;
+/** The highest accepted id goes to the shared memory at most this often (the pipeline accepts thousands a second). */
+const IDS_NOTE_EVERY_MS = 1_000;
+/** Longest a bind's first submit waits for the kept highest id (Redis away: the adapter goes on without it). */
+const IDS_WAIT_MAX_MS = 2_000;
 
 interface Job {
   resolve: (outcome: SendOutcome) => void;
@@ -159,6 +187,16 @@ class SmppAdapterImpl implements SmppAdapter {
   /** Highest numeric id accepted on the current bind of the transmitting link, and on the bind before it. */
   private bindMaxId: bigint | undefined;
   private previousBindMaxId: bigint | undefined;
+  /** The account's highest id kept beyond this adapter (see the header), and this bind's highest not written yet. */
+  private ids: SmppIdMemory | undefined;
+  private bindMaxAt = 0;
+  private idsUnwritten = false;
+  private idsWrittenAt = 0;
+  /** Binds of the transmitting link so far, and the one whose first submit waits for the kept highest id. */
+  private txBinds = 0;
+  private idsReadFor: number | undefined;
+  /** The shared memory failed: said once per spell. */
+  private idsFailing = false;
   /** A receipt handler failed: said once per spell, not once per receipt. */
   private reportFailing = false;
   private readonly counters = {
@@ -208,7 +246,7 @@ class SmppAdapterImpl implements SmppAdapter {
     this.tx = new SmppLink({
       ...common,
       role: config.bindMode === "transceiver" ? "transceiver" : "transmitter",
-      onBound: binds(() => this.pump()),
+      onBound: binds(() => this.onTxBound()),
       onDown: () => this.onTxDown(),
     });
     this.rx =
@@ -235,6 +273,10 @@ class SmppAdapterImpl implements SmppAdapter {
 
   onReport(handler: ReportHandler): void {
     this.handlers.push(handler);
+  }
+
+  useSharedState(state: SmppSharedState): void {
+    this.ids = state.ids;
   }
 
   test(): Promise<{ ok: boolean; detail: string }> {
@@ -312,13 +354,15 @@ class SmppAdapterImpl implements SmppAdapter {
     }
     clearInterval(this.sweepTimer);
     clearTimeout(this.resumeTimer);
+    // The last answers may have raised the highest id: the next process bound to the account starts from it.
+    await this.writeIds(Date.now(), true);
     await Promise.all([this.tx.stop(), this.rx?.stop()]);
     this.failInflight("ADAPTER_CLOSED", "adapter closed before submit_sm_resp; the SMSC may have accepted it");
   }
 
   /** Writes queued submits while the window has room. Called on every event that may free a slot. */
   private pump(): void {
-    if (!this.tx.isBound) return;
+    if (!this.tx.isBound || this.idsReadFor !== undefined) return;
     const now = Date.now();
     if (now < this.pausedUntil) {
       this.scheduleResume(now);
@@ -435,7 +479,7 @@ class SmppAdapterImpl implements SmppAdapter {
 
   /** Whether the SMSC's ids started again (see the header): the first id of a bind, or a wrap-around within one. */
   private watchIds(id: string): void {
-    if (this.onIdsRestarted === undefined) return;
+    if (this.onIdsRestarted === undefined && this.ids === undefined) return;
     const value = numericId(id, this.config.messageIdFormat);
     if (value === undefined) return;
     const max = this.bindMaxId;
@@ -444,15 +488,93 @@ class SmppAdapterImpl implements SmppAdapter {
         ? this.previousBindMaxId !== undefined && value < this.previousBindMaxId
         : value < max / 2n && max - value > WRAP_GAP;
     if (restarted) this.previousBindMaxId = undefined;
-    this.bindMaxId = restarted || max === undefined || value > max ? value : max;
+    if (!restarted && max !== undefined && value <= max) return;
+    const now = Date.now();
+    this.bindMaxId = value;
+    this.bindMaxAt = now;
+    this.idsUnwritten = true;
     if (restarted) {
       this.logger.warn({}, "smpp message ids started again (SMSC restarted or its counter wrapped)");
-      this.onIdsRestarted();
+      this.onIdsRestarted?.();
+      if (this.ids) {
+        // The restart makes this id the account's highest: nothing older to write until it grows.
+        this.idsUnwritten = false;
+        this.idsWrittenAt = now;
+        this.ids.restarted(value, now).then(
+          () => this.idsAnswered(),
+          (err: unknown) => this.idsFailed(err),
+        );
+      }
     }
+  }
+
+  /**
+   * A new bind of the transmitting link: with shared state, its submits wait (bounded) for the account's kept
+   * highest id, so that the bind's first id is judged by it too (an SMSC restarted while no adapter of this
+   * process was bound, or before this process started).
+   */
+  private onTxBound(): void {
+    const bind = ++this.txBinds;
+    const ids = this.ids;
+    if (ids === undefined) {
+      this.pump();
+      return;
+    }
+    this.idsReadFor = bind;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, IDS_WAIT_MAX_MS, undefined);
+    });
+    Promise.race([ids.highest(), deadline])
+      .then(
+        (kept) => {
+          // Only before this bind's first id: a late answer must not undo what that id decided.
+          if (bind !== this.txBinds || kept === undefined || this.bindMaxId !== undefined) return;
+          if (this.previousBindMaxId === undefined || kept > this.previousBindMaxId) this.previousBindMaxId = kept;
+          this.idsAnswered();
+        },
+        (err: unknown) => this.idsFailed(err),
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        if (this.idsReadFor !== bind) return;
+        this.idsReadFor = undefined;
+        this.pump();
+      });
+  }
+
+  /** Writes this bind's highest id to the shared memory: at most once per IDS_NOTE_EVERY_MS, or now (`force`). */
+  private writeIds(now: number, force: boolean): Promise<void> {
+    const ids = this.ids;
+    const max = this.bindMaxId;
+    if (ids === undefined || max === undefined || !this.idsUnwritten) return Promise.resolve();
+    if (!force && now - this.idsWrittenAt < IDS_NOTE_EVERY_MS) return Promise.resolve();
+    this.idsUnwritten = false;
+    this.idsWrittenAt = now;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, IDS_WAIT_MAX_MS);
+    });
+    const written = ids.note(max, this.bindMaxAt).then(
+      () => this.idsAnswered(),
+      (err: unknown) => this.idsFailed(err),
+    );
+    // Bounded: a close must not hang on an unreachable Redis.
+    return Promise.race([written, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  private idsAnswered(): void {
+    this.idsFailing = false;
+  }
+
+  private idsFailed(err: unknown): void {
+    if (!this.idsFailing) this.logger.warn({ err }, "smpp: the account's highest message id not shared");
+    this.idsFailing = true;
   }
 
   private onTxDown(): void {
     this.downSince = Date.now();
+    void this.writeIds(this.downSince, true);
     if (this.bindMaxId !== undefined) this.previousBindMaxId = this.bindMaxId;
     this.bindMaxId = undefined;
     this.failInflight("CONNECTION_LOST", "link dropped before submit_sm_resp; the SMSC may have accepted it");
@@ -479,6 +601,7 @@ class SmppAdapterImpl implements SmppAdapter {
 
   private sweep(): void {
     const now = Date.now();
+    void this.writeIds(now, false);
     const timeout = this.config.submitTimeoutMs;
     let freed = false;
     for (const [seq, submit] of this.inflight) {
