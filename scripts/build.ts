@@ -3,7 +3,7 @@
 //   dist/api/main.js                  the API            (apps/api/src/main.ts)
 //   dist/workers/main.js              the workers        (workers/src/main.ts)
 //   dist/prisma/bin/migrate.js        migrations         (prisma/src/migrate-cli.ts), schema.prisma and migrations/
-//   dist/prisma/bin/seed.js           the seed           (prisma/src/seed-cli.ts)    beside them in dist/prisma/
+//   dist/prisma/bin/seed.js           the seed           (packages/domain/src/seed/seed-cli.ts) beside them
 //   dist/web/server.js, dist/web/dist the web server     (apps/web/server.ts) and the built client (vite), its text
 //                                     files also stored .br and .gz for the server to send as they are
 //   dist/simulators/*.js              the demo's SMSC, RBM, WhatsApp and HLR simulators and dist/demo/ their launcher
@@ -69,7 +69,7 @@ const ENTRIES: Record<string, string> = {
   "api/main": "apps/api/src/main.ts",
   "workers/main": "workers/src/main.ts",
   "prisma/bin/migrate": "prisma/src/migrate-cli.ts",
-  "prisma/bin/seed": "prisma/src/seed-cli.ts",
+  "prisma/bin/seed": "packages/domain/src/seed/seed-cli.ts",
   "web/server": "apps/web/server.ts",
   "simulators/smsc-cli": "packages/channels/src/simulators/smsc-cli.ts",
   "simulators/rbm-cli": "packages/channels/src/simulators/rbm-cli.ts",

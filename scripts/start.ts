@@ -7,17 +7,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  createPrisma,
-  DEMO_HLR,
-  DEMO_LOGINS,
-  DEMO_RBM,
-  DEMO_SMSC,
-  DEMO_WHATSAPP,
-  migrate,
-  seed,
-} from "@switchboard/db";
+import { createPrisma, migrate } from "@switchboard/db";
 import { ConfigError, loadConfig } from "@switchboard/domain/config";
+import { DEMO_HLR, DEMO_LOGINS, DEMO_RBM, DEMO_SMSC, DEMO_WHATSAPP, seed } from "@switchboard/domain/seed";
 import { DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
 import { logLineFormatter } from "./lib/log-lines";

@@ -10,8 +10,9 @@ import { mkdirSync, openAsBlob, readdirSync, readFileSync, rmSync } from "node:f
 import { cpus, totalmem } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPrisma, migrate, type PrismaClient, seed } from "@switchboard/db";
+import { createPrisma, migrate, type PrismaClient } from "@switchboard/db";
 import { type Config, loadConfig } from "@switchboard/domain/config";
+import { seed } from "@switchboard/domain/seed";
 import { closeWorkerDeps, createWorkerDeps, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pg from "pg";

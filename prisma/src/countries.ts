@@ -6,6 +6,7 @@ import countries from "i18n-iso-countries";
 import en from "i18n-iso-countries/langs/en.json" with { type: "json" };
 import zh from "i18n-iso-countries/langs/zh.json" with { type: "json" };
 import { type CountryCode, getCountries, getCountryCallingCode } from "libphonenumber-js";
+import type { PrismaClient } from "../generated/client";
 
 countries.registerLocale(en);
 countries.registerLocale(zh);
@@ -32,4 +33,11 @@ export function countryRows(): CountryRow[] {
       nameZh: cldrZh.of(code) ?? countries.getName(code, "zh") ?? code,
     }))
     .sort((a, b) => a.code.localeCompare(b.code));
+}
+
+/** Upserts every country (so library updates land): the reference data every start seeds. The number of rows. */
+export async function seedCountries(prisma: PrismaClient): Promise<number> {
+  const rows = countryRows();
+  await prisma.$transaction(rows.map((r) => prisma.country.upsert({ where: { code: r.code }, create: r, update: r })));
+  return rows.length;
 }

@@ -26,22 +26,7 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 export { batchJobKeys } from "./batch-job-keys";
+export { seedCountries } from "./countries";
 export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
-export {
-  DEMO_AGENT_OPENING_BALANCE_UNITS,
-  DEMO_HLR,
-  DEMO_LOGINS,
-  DEMO_RBM,
-  DEMO_SIMULATOR_ADDRESSES,
-  DEMO_SMSC,
-  DEMO_TENANT_CODE,
-  DEMO_WHATSAPP,
-  type DemoLogin,
-  type DemoSimulatorAddresses,
-  demoRbmClientToken,
-  demoWhatsappSecrets,
-  type SimulatorAddress,
-  seed,
-} from "./seed";

@@ -2,6 +2,7 @@
 // `npm start` runs them and as docker compose's demo profile runs them (scripts/demo-simulator.ts): their options
 // are in this one place, so both starts give the same world.
 import { channelSecretKey as channelSecretKeyBytes, decryptSecrets } from "@switchboard/channels";
+import type { PrismaClient } from "@switchboard/db";
 import {
   DEMO_HLR,
   DEMO_RBM,
@@ -9,8 +10,7 @@ import {
   DEMO_WHATSAPP,
   demoRbmClientToken,
   demoWhatsappSecrets,
-  type PrismaClient,
-} from "@switchboard/db";
+} from "@switchboard/domain/seed";
 
 export const DEMO_SIMULATORS = ["smsc", "rbm", "hlr", "whatsapp"] as const;
 export type DemoSimulator = (typeof DEMO_SIMULATORS)[number];
@@ -50,7 +50,7 @@ export interface DemoSimulatorContext {
   host?: string;
 }
 
-/** Where each simulator listens: the demo channels' ports (prisma/src/seed.ts). */
+/** Where each simulator listens: the demo channels' ports (packages/domain/src/seed/seed.ts). */
 export const DEMO_SIMULATOR_PORTS: Record<DemoSimulator, number> = {
   smsc: DEMO_SMSC.port,
   rbm: DEMO_RBM.port,

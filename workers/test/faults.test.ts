@@ -3,7 +3,8 @@
 // that counts every submit_sm it accepted: nothing may reach it twice.
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BatchStatus } from "@switchboard/contracts";
-import { createPrisma, type PrismaClient, seed } from "@switchboard/db";
+import { createPrisma, type PrismaClient } from "@switchboard/db";
+import { seed } from "@switchboard/domain/seed";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";

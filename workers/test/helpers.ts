@@ -20,9 +20,10 @@ import {
   UserType,
   webhookBody,
 } from "@switchboard/contracts";
-import { createPrisma, DEMO_TENANT_CODE, type Prisma, type PrismaClient } from "@switchboard/db";
+import { createPrisma, type Prisma, type PrismaClient } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
 import { applyBalanceChange } from "@switchboard/domain/ledger";
+import { DEMO_TENANT_CODE } from "@switchboard/domain/seed";
 import pino from "pino";
 import { inject } from "vitest";
 import { testSecrets } from "../../apps/api/test/secrets";

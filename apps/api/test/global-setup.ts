@@ -5,7 +5,8 @@
 //   one never loads it).
 // The database gets the committed migrations and the demo seed, so tests start from known logins.
 import { randomBytes } from "node:crypto";
-import { createPrisma, migrate, seed } from "@switchboard/db";
+import { createPrisma, migrate } from "@switchboard/db";
+import { seed } from "@switchboard/domain/seed";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { TestProject } from "vitest/node";

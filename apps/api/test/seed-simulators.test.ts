@@ -2,7 +2,8 @@
 // (services smsc, hlr, whatsapp, rbm) and the production-start check (a free port).
 import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import { ProductCode } from "@switchboard/contracts";
-import { createPrisma, DEMO_SIMULATOR_ADDRESSES, seed } from "@switchboard/db";
+import { createPrisma } from "@switchboard/db";
+import { DEMO_SIMULATOR_ADDRESSES, seed } from "@switchboard/domain/seed";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "./throwaway-db";
 

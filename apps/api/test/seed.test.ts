@@ -1,7 +1,8 @@
 // The seed in both modes, each on a database of its own.
 import { channelSecretKey, decryptSecrets } from "@switchboard/channels";
 import { BalanceLogType, UserType } from "@switchboard/contracts";
-import { createPrisma, DEMO_AGENT_OPENING_BALANCE_UNITS, DEMO_LOGINS, seed, verifyPassword } from "@switchboard/db";
+import { createPrisma, verifyPassword } from "@switchboard/db";
+import { DEMO_AGENT_OPENING_BALANCE_UNITS, DEMO_LOGINS, seed } from "@switchboard/domain/seed";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ThrowawayDatabase, throwawayDatabase } from "./throwaway-db";
 

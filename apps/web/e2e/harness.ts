@@ -15,8 +15,9 @@ import {
   startWhatsappSimulator,
   type WhatsappSimulator,
 } from "@switchboard/channels/simulators";
-import { createPrisma, DEMO_RBM, DEMO_WHATSAPP, demoRbmClientToken, demoWhatsappSecrets } from "@switchboard/db";
+import { createPrisma } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
+import { DEMO_RBM, DEMO_WHATSAPP, demoRbmClientToken, demoWhatsappSecrets } from "@switchboard/domain/seed";
 import { closeWorkerDeps, createWorkerDeps, type RunningWorkers, startWorkers } from "@switchboard/workers";
 import { Redis } from "ioredis";
 import pino from "pino";

@@ -1,4 +1,5 @@
-// Reference data for every start, demo data only for the demo start.
+// Reference data for every start, demo data only for the demo start. Above the database package (it writes
+// channel rows with the channels package's sealing and the simulators' templates): the domain layer.
 // - always: countries (upserted, so library updates land).
 // - demo: a super admin, a demo tenant with an admin, an agent, two customers (one authenticated, one not),
 //   the three products with demo default prices, website configs for localhost, and an SMPP channel to the
@@ -20,9 +21,7 @@ import {
   smppChannelConfig,
   UserType,
 } from "@switchboard/contracts";
-import type { Prisma, PrismaClient } from "../generated/client";
-import { countryRows } from "./countries";
-import { hashPassword } from "./passwords";
+import { hashPassword, type Prisma, type PrismaClient, seedCountries } from "@switchboard/db";
 
 export interface DemoLogin {
   area: string;
@@ -164,12 +163,6 @@ const DEMO_WS_CATEGORY_PRICES: Record<string, { marketing: bigint; utility: bigi
   US: { marketing: 350n, utility: 120n, authentication: 100n },
   IN: { marketing: 120n, utility: 40n, authentication: 35n },
 };
-
-async function seedCountries(prisma: PrismaClient): Promise<number> {
-  const rows = countryRows();
-  await prisma.$transaction(rows.map((r) => prisma.country.upsert({ where: { code: r.code }, create: r, update: r })));
-  return rows.length;
-}
 
 async function ensureSuperAdmin(prisma: PrismaClient, username: string, password: string) {
   const existing = await prisma.user.findFirst({ where: { type: UserType.SUPER_ADMIN, deletedAt: null } });

@@ -2,7 +2,7 @@
 // --demo seeds the demo whatever NODE_ENV says (docker compose's demo profile runs production processes).
 // The demo channels point at npm start's loopback simulators unless DEMO_SMSC_ADDRESS, DEMO_HLR_ADDRESS,
 // DEMO_WHATSAPP_ADDRESS, DEMO_RBM_ADDRESS say where (host:port; compose: the simulator services).
-import { createPrisma } from "./index";
+import { createPrisma } from "@switchboard/db";
 import { type DemoSimulatorAddresses, type SimulatorAddress, seed } from "./seed";
 
 function address(name: string): SimulatorAddress | undefined {
