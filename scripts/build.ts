@@ -86,8 +86,8 @@ const ENTRIES: Record<string, string> = {
  */
 const THREADS = [
   {
-    startedBy: "apps/api/src/modules/batches/file-summary.ts",
-    source: "apps/api/src/modules/batches/file-summary.worker.ts",
+    startedBy: "apps/api/src/modules/batch-submit/file-summary.ts",
+    source: "apps/api/src/modules/batch-submit/file-summary.worker.ts",
     file: "file-summary.worker.js",
     bundle: true,
   },

@@ -18,12 +18,16 @@ import type { Deps } from "./deps";
 import { AppError } from "./lib/errors";
 import { authRoutes } from "./modules/auth/auth.routes";
 import { authenticationRoutes } from "./modules/authentication/authentication.routes";
-import { API_KEY_SECURITY } from "./modules/batches/api-key";
-import { batchRoutes } from "./modules/batches/batches.routes";
+import { batchListRoutes } from "./modules/batch-lists/batch-lists.routes";
+import { batchDepsPlugin } from "./modules/batch-submit/batch-deps";
+import { batchSubmitRoutes } from "./modules/batch-submit/batch-submit.routes";
+import { batchTransitionRoutes } from "./modules/batch-transitions/batch-transitions.routes";
 import { catalogRoutes } from "./modules/catalog/catalog.routes";
 import { channelRoutes } from "./modules/channels/channels.routes";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
+import { API_KEY_SECURITY } from "./modules/developer/api-key";
 import { developerRoutes } from "./modules/developer/developer.routes";
+import { developerApiRoutes } from "./modules/developer/developer-api.routes";
 import { webhookCatalogue } from "./modules/developer/webhook-catalogue";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
@@ -180,7 +184,13 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(developerRoutes);
   await app.register(catalogRoutes);
   await app.register(channelRoutes);
-  await app.register(batchRoutes);
+  // Message batches: one job producer and one outcome subscriber (app.batchDeps) for the modules that make and
+  // move them; the developer API (/v1) submits, cancels and reads with their services.
+  await app.register(batchDepsPlugin);
+  await app.register(batchSubmitRoutes);
+  await app.register(batchTransitionRoutes);
+  await app.register(batchListRoutes);
+  await app.register(developerApiRoutes);
   await app.register(settingsRoutes);
   await app.register(dashboardRoutes);
   await app.register(noticeRoutes);

@@ -12,7 +12,7 @@ import path from "node:path";
 import { BalanceLogType, BatchStatus } from "@switchboard/contracts";
 import { abandonIngest, ingestBatch } from "@switchboard/domain/batches";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disconnectSignal, summariseNumberFile } from "../src/modules/batches/file-summary";
+import { disconnectSignal, summariseNumberFile } from "../src/modules/batch-submit/file-summary";
 import { multipart } from "./accounts";
 import { type Account, BatchFixtures, type BatchWorld, get, post, smsContent } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";

@@ -4,7 +4,7 @@
 import { type RecipientSearchResult, UserType } from "@switchboard/contracts";
 import { Prisma } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recipientSearchSql } from "../src/modules/batches/search.service";
+import { recipientSearchSql } from "../src/modules/batch-lists/search.service";
 import { type Account, BatchFixtures, type BatchWorld, get, multiple, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 

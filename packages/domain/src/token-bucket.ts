@@ -1,6 +1,6 @@
 // One token bucket in Redis, changed by one Lua script, so that every process drawing from it (API processes,
 // worker processes) shares the same bucket and concurrent takers never overspend it. Two users:
-//   - the developer API's rate limit (apps/api/src/modules/batches/api-rate-limit.ts): one bucket per customer,
+//   - the developer API's rate limit (apps/api/src/modules/developer/api-rate-limit.ts): one bucket per customer,
 //     one token per /v1 call, with what is left and when the bucket is full again for the X-RateLimit headers;
 //   - a channel's throughput limit (workers: dispatch and screening chunks): messages per second across every
 //     worker process. Open-source BullMQ has no per-group limiter, and a per-process limiter would multiply the

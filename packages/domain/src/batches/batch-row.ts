@@ -10,7 +10,7 @@ import {
   type Lang,
   SubmitMode,
 } from "@switchboard/contracts";
-import type { Prisma } from "@switchboard/db";
+import type { Db, Prisma } from "@switchboard/db";
 
 export const batchRowSelect = {
   id: true,
@@ -125,4 +125,19 @@ export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, str
     finishedAt: iso(b.finishedAt),
     createdAt: b.createdAt.toISOString(),
   };
+}
+
+/** Product names by id (a row shows its product's name). */
+export async function productNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  const rows = await db.product.findMany({
+    where: { id: { in: [...new Set(ids)] } },
+    select: { id: true, name: true },
+  });
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** One batch as the answers show it. */
+export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise<BatchRow> {
+  const b = await db.messageBatch.findUniqueOrThrow({ where: { id: batchId }, select: batchRowSelect });
+  return toBatchRow(b, await productNames(db, [b.productId]), lang);
 }

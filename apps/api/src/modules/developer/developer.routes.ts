@@ -1,4 +1,5 @@
-// Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md).
+// Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md). The developer
+// API itself (/v1, called with a secret key made here) is developer-api.routes.ts beside it.
 import {
   apiKeyCreateBody,
   apiKeyCreated,

@@ -18,8 +18,8 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { principalOf } from "../../plugins/auth";
-import { API_KEY_SECURITY, apiKeyAuth } from "../batches/api-key";
-import { apiRateLimit } from "../batches/api-rate-limit";
+import { API_KEY_SECURITY, apiKeyAuth } from "../developer/api-key";
+import { apiRateLimit } from "../developer/api-rate-limit";
 import {
   addOptOut,
   addOptOutV1,

@@ -15,8 +15,8 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { principalOf } from "../../plugins/auth";
-import { apiKeyAuth } from "../batches/api-key";
-import { apiRateLimit } from "../batches/api-rate-limit";
+import { apiKeyAuth } from "../developer/api-key";
+import { apiRateLimit } from "../developer/api-rate-limit";
 import {
   decideSenderId,
   listOwnSenderIdsV1,

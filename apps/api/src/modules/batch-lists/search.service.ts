@@ -13,6 +13,7 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
+import { productNames } from "@switchboard/domain/batches/batch-row";
 import { loadTenantRules } from "@switchboard/domain/batches/context";
 import { normalizeNumber } from "@switchboard/numbers";
 import { badRequest } from "../../lib/errors";
@@ -20,7 +21,6 @@ import { pageArgs } from "../../lib/listing";
 import { visibleBatchesSql } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
 import { channelNames } from "./lists.service";
-import { productNames } from "./submit.service";
 
 /**
  * How the caller's numbers are read: a customer as it submits (its own numbering, its tenant's mode); staff by

@@ -27,14 +27,13 @@ import {
   type V1Message,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
-import { batchRowSelect, storedContent, toBatchRow } from "@switchboard/domain/batches/batch-row";
+import { batchRowSelect, productNames, storedContent, toBatchRow } from "@switchboard/domain/batches/batch-row";
 import { toInboundData } from "@switchboard/domain/inbound";
 import { notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
-import { productNames } from "./submit.service";
 
 const isStaff = (p: Principal) => p.type !== UserType.USER;
 

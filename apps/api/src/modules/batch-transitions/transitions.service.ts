@@ -16,15 +16,14 @@ import {
   type TerminateBody,
 } from "@switchboard/contracts";
 import type { Prisma } from "@switchboard/db";
-import { isIngesting } from "@switchboard/domain/batches/batch-row";
+import { batchRowById, isIngesting } from "@switchboard/domain/batches/batch-row";
 import { checkSchedule } from "@switchboard/domain/batches/context";
 import { applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import { conflict } from "../../lib/errors";
 import { findVisibleBatch } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
-import type { BatchDeps } from "./batch-deps";
-import { discardUpload } from "./batch-upload";
-import { batchRowById } from "./submit.service";
+import type { BatchDeps } from "../batch-submit/batch-deps";
+import { discardUpload } from "../batch-submit/batch-upload";
 
 const illegal = (from: number) => conflict("batch.illegal_transition", { from });
 

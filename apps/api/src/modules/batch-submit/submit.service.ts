@@ -5,7 +5,6 @@
 import {
   type BatchFileFields,
   type BatchFileSubmitResult,
-  type BatchRow,
   type BatchSource,
   BatchStatus,
   type BatchSubmitBody,
@@ -18,7 +17,7 @@ import {
   SubmitMode,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
-import { batchRowSelect, toBatchRow } from "@switchboard/domain/batches/batch-row";
+import { batchRowById } from "@switchboard/domain/batches/batch-row";
 import {
   assertContentFits,
   assertMaySubmit,
@@ -38,9 +37,9 @@ import type { BatchQuote } from "@switchboard/domain/batches/quote";
 import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
 import { AppError, parseInput } from "../../lib/errors";
 import { storedPath } from "../../plugins/uploads";
+import { withIdempotencyKey } from "../developer/idempotency";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
-import { withIdempotencyKey } from "./idempotency";
 
 export interface SubmitOptions {
   source: BatchSource;
@@ -57,20 +56,6 @@ export interface Submitted<T> {
 }
 
 // ---------------------------------------------------------------- shared pieces
-
-export async function productNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
-  const rows = await db.product.findMany({
-    where: { id: { in: [...new Set(ids)] } },
-    select: { id: true, name: true },
-  });
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
-/** One batch as the answers show it. */
-export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise<BatchRow> {
-  const b = await db.messageBatch.findUniqueOrThrow({ where: { id: batchId }, select: batchRowSelect });
-  return toBatchRow(b, await productNames(db, [b.productId]), lang);
-}
 
 function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";

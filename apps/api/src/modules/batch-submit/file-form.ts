@@ -1,9 +1,9 @@
-// HTTP pieces the batch routes and the developer API share: the file form, where uploads go, CSV downloads.
+// The batch file form, shared by the web's file submission and pre-submit check and the developer API's
+// POST /v1/messages/file: what the form holds (documented on each route) and where its file goes.
 import { BATCH_FILE_FIELD, BATCH_FILE_MAX_BYTES, BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { BatchDeps } from "./batch-deps";
 import { receiveBatchUpload } from "./batch-upload";
-import type { CsvExport } from "./lists.service";
 
 export const FILE_FORM_DESCRIPTION =
   `multipart/form-data: the file in field \`${BATCH_FILE_FIELD}\` (CSV or TXT, UTF-8 or UTF-16 with BOM; at most ` +
@@ -15,13 +15,3 @@ export const FILE_FORM_DESCRIPTION =
 /** Where a customer's uploads go: uploadDir/batches/<tenant>/. */
 export const uploadReceiver = (deps: BatchDeps, req: FastifyRequest) => (tenantId: number) =>
   receiveBatchUpload(req, deps.uploadDir, ["batches", String(tenantId)]);
-
-/** A CSV download, streamed. */
-export function sendCsv(reply: FastifyReply, csv: CsvExport) {
-  return reply
-    .type("text/csv; charset=utf-8")
-    .header("content-disposition", `attachment; filename="${csv.fileName}"`)
-    .header("cache-control", "private, no-store")
-    .header("x-content-type-options", "nosniff")
-    .send(csv.stream);
-}

@@ -9,7 +9,7 @@ import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors";
 import { headerValue } from "../../plugins/auth";
-import { ipAllowed } from "../developer/ip-whitelist";
+import { ipAllowed } from "./ip-whitelist";
 
 /** The OpenAPI schemes of a secret key (components.securitySchemes in app.ts): either one is enough. */
 export const API_KEY_SECURITY: Record<string, string[]>[] = [{ secretKey: [] }, { apiKeyHeader: [] }];

@@ -1,0 +1,50 @@
+// What the batch services need from the outside world, made once per API process and shared by the modules that
+// make and move batches (batch submission, batch transitions, the developer API): one producer of batch jobs and
+// one outcome subscriber (outcome-signal.ts). Registered in app.ts before those modules; they read app.batchDeps.
+import type { PrismaClient } from "@switchboard/db";
+import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import type { Redis } from "ioredis";
+import { OutcomeSignal } from "./outcome-signal";
+
+export interface BatchDeps {
+  prisma: PrismaClient;
+  redis: Redis;
+  /** config.REDIS_PREFIX */
+  redisPrefix: string;
+  /** config.UPLOAD_DIR */
+  uploadDir: string;
+  jobs: BatchJobs;
+  /** Mode 1: how long the answer waits for the provider's outcome before saying "sending". */
+  singleWaitMs: number;
+  /** Wakes mode 1 answers when the workers have written their outcome. */
+  outcomes: OutcomeSignal;
+  log: FastifyBaseLogger;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    batchDeps: BatchDeps;
+  }
+}
+
+export const batchDepsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { prisma, config, redis } = app.deps;
+    const jobs = bullBatchJobs(redis, config.REDIS_PREFIX, prisma);
+    const outcomes = new OutcomeSignal(redis, config.REDIS_PREFIX);
+    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close()]));
+    app.decorate("batchDeps", {
+      prisma,
+      redis,
+      redisPrefix: config.REDIS_PREFIX,
+      uploadDir: config.UPLOAD_DIR,
+      jobs,
+      singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
+      outcomes,
+      log: app.log,
+    } satisfies BatchDeps);
+  },
+  { name: "batch-deps" },
+);
