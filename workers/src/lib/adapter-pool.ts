@@ -67,7 +67,8 @@ export interface AdapterPoolOptions {
   onSmppReconnect?: () => void;
   /**
    * What an SMPP adapter shares with every process bound to its SMSC account (receiptAccount): the account's
-   * highest message id, to see the SMSC's ids start again (id-restarts.ts).
+   * highest message id, to see the SMSC's ids start again (id-restarts.ts), and where long messages' part receipts
+   * are folded (part-receipts.ts).
    */
   smppShared?: (account: string) => SmppShared;
 }

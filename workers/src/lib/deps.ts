@@ -15,6 +15,7 @@ import { IdRestarts } from "./id-restarts";
 import { JobQueues } from "./job-queues";
 import { QUEUE_NAMES, WorkerMetrics } from "./metrics";
 import { OutcomeJournal } from "./outcome-journal";
+import { PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
@@ -169,6 +170,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     receiptJournal,
   );
   const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
+  const partReceipts = new PartReceipts(redis, config.REDIS_PREFIX, logger);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
   // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
   const dispatcher = egressAgent(egress, { connections: 256, keepAliveTimeout: 30_000 });
@@ -181,8 +183,9 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
-    // The account's highest id and its restarts, for every process bound to it (the adapter logs a failure).
-    smppShared: (account) => ({ ids: idRestarts.of(account) }),
+    // The account's highest id and its restarts, and its long messages' part receipts, for every process bound
+    // to it (the adapter logs a failure).
+    smppShared: (account) => ({ ids: idRestarts.of(account), parts: partReceipts.of(account) }),
   });
   metrics.watch(
     {

@@ -15,12 +15,16 @@
 //     a window slot while bound is backpressure and has no deadline; the caller bounds its own concurrency.
 //   - Multipart: parts are pipelined; the outcome is ok only when every part is accepted, with the first part's id.
 //     The first failing part decides the failure, and parts not yet written are dropped. The parts' receipts are
-//     folded into one under the first part's id (multipart-receipts.ts).
+//     folded into one under the first part's id (multipart-receipts.ts): in this adapter's memory, or with shared
+//     state in a store every process bound to the SMSC account uses (the SMSC hands each part's receipt to any
+//     receiver bind of the account).
 //
 // Receipts: a deliver_sm is answered once every report handler has taken the receipt (a handler returning a
 // promise: once it resolves, e.g. the receipt is stored), so a receipt the SMSC saw acknowledged is never only in
 // this process's memory; a handler that rejects answers ESME_RX_T_APPN, and the SMSC delivers it again. What is
-// not a receipt, and a long message's part receipt kept for folding, is answered at once.
+// not a receipt is answered at once; a long message's part receipt kept for folding once its store has it (at once
+// in memory; a shared store that fails answers ESME_RX_T_APPN). With a shared store every receipt waits for its
+// answer (one round trip per event-loop turn of receipts: a part sent by another process looks like any other).
 //
 // Ids starting again: an SMSC that restarts (or whose counter wraps) hands out ids it gave before. When the first
 // id accepted on a new bind is below the highest of the previous bind, or an id falls far below the highest of the
@@ -32,14 +36,14 @@
 // once a second and when its bind ends, not per message.
 import smpp from "smpp";
 import "./tuning";
-import type { ChannelAdapter, Logger, OutboundMessage, ReportHandler, SendOutcome } from "../adapter";
+import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, ReportHandler, SendOutcome } from "../adapter";
 import { sendFailure, silentLogger } from "../adapter";
 import type { EgressPolicy } from "../egress";
 import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
 import { encodeMessage } from "./encoding";
 import { ESME_RINVCMDID, ESME_RX_T_APPN, isThrottleStatus, smppStatus } from "./errors";
 import { SmppLink } from "./link";
-import { type LongMessage, MultipartReceipts } from "./multipart-receipts";
+import { type LongMessage, MultipartReceipts, type PartStore } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
 import { sourceAddress } from "./source-address";
@@ -85,6 +89,8 @@ export interface SmppIdMemory {
 /** What the adapter shares with the other processes bound to the same SMSC account (none: it works alone). */
 export interface SmppSharedState {
   ids?: SmppIdMemory;
+  /** Where long messages' parts and their receipts wait to be folded (multipart-receipts.ts). */
+  parts?: PartStore;
 }
 
 export interface SmppAdapter extends ChannelAdapter {
@@ -172,7 +178,7 @@ class SmppAdapterImpl implements SmppAdapter {
   private readonly retry = new Fifo<Submit>();
   private readonly inflight = new Map<number, Submit>();
   private readonly handlers: ReportHandler[] = [];
-  private readonly multipart = new MultipartReceipts();
+  private multipart = new MultipartReceipts();
   private window: number;
   private growCredit = 0;
   private pausedUntil = 0;
@@ -277,6 +283,7 @@ class SmppAdapterImpl implements SmppAdapter {
 
   useSharedState(state: SmppSharedState): void {
     this.ids = state.ids;
+    if (state.parts) this.multipart = new MultipartReceipts(state.parts);
   }
 
   test(): Promise<{ ok: boolean; detail: string }> {
@@ -634,9 +641,24 @@ class SmppAdapterImpl implements SmppAdapter {
     const answer = link.responder();
     const parsed = parseDeliveryReceipt(pdu);
     const parsedReport = parsed === null ? null : toDeliveryReport(parsed, this.idOptions);
-    // null: a mobile-originated message (not part of this adapter's contract yet), or a part of a long message
-    // whose other parts have yet to report
-    const report = parsedReport === null ? null : this.multipart.fold(parsedReport);
+    // a mobile-originated message: not part of this adapter's contract yet
+    if (parsedReport === null) {
+      answer(pdu.response());
+      return;
+    }
+    const folded = this.multipart.fold(parsedReport);
+    if (folded instanceof Promise) {
+      folded.then(
+        (report) => this.take(report, pdu, answer),
+        (err: unknown) => this.notTaken(err, pdu, answer),
+      );
+      return;
+    }
+    this.take(folded, pdu, answer);
+  }
+
+  /** Hands a receipt to the handlers (null: a part whose message waits for other parts) and answers it. */
+  private take(report: DeliveryReport | null, pdu: smpp.PDU, answer: (pdu: smpp.PDU) => void): void {
     if (report === null) {
       answer(pdu.response());
       return;
@@ -665,13 +687,14 @@ class SmppAdapterImpl implements SmppAdapter {
         this.reportFailing = false;
         answer(pdu.response());
       },
-      (err: unknown) => {
-        if (!this.reportFailing)
-          this.logger.error({ err }, "delivery receipt not taken: the SMSC will deliver it again");
-        this.reportFailing = true;
-        answer(pdu.response({ command_status: ESME_RX_T_APPN }));
-      },
+      (err: unknown) => this.notTaken(err, pdu, answer),
     );
+  }
+
+  private notTaken(err: unknown, pdu: smpp.PDU, answer: (pdu: smpp.PDU) => void): void {
+    if (!this.reportFailing) this.logger.error({ err }, "delivery receipt not taken: the SMSC will deliver it again");
+    this.reportFailing = true;
+    answer(pdu.response({ command_status: ESME_RX_T_APPN }));
   }
 }
 

@@ -1,0 +1,204 @@
+// The parts of long SMS and what their receipts said, shared by every worker process: the SMSC hands each part's
+// receipt to any receiver bind of the account, so the parts of one message come in on several processes, and a
+// process that restarted has lost its memory. The SMPP adapter folds them (multipart-receipts.ts: the store keeps,
+// foldParts decides); this is its store when the workers give it one (adapter-pool.ts, useSharedState).
+//
+// In Redis, per SMSC account (receiptAccount), part ids, statuses, error codes and done dates only (never numbers
+// or text), each kept for maxAgeMs from the message's first accepted part:
+//   - `sms-part:<account>:<part id>` -> "<message key> <part index>", for a receipt to find its message;
+//   - `sms-parts:<account>:<message key>`: a hash, `n` parts, `i<k>` part k's id, `r<k>` part k's receipt, `c` how
+//     many parts reported, `done` once folded. A folded message stays `doneKeepMs`: a part the SMSC delivers again
+//     (a process died after the fold, before the folded receipt was taken) gets the fold again (recorded once).
+// One Lua script per event-loop turn carries the turn's accepted parts, refused messages and receipts, in that
+// order: it is atomic, so two processes taking the last two parts at once fold the message exactly once. A part
+// is written when its submit is answered; a receipt that reaches another process before that write (within a
+// millisecond of the answer: no SMSC's handset round trip is that fast) passes through as it is. Short messages
+// write nothing; their receipts ride in the turn's script (a lookup each: a part sent by another process looks like
+// any receipt).
+import { randomBytes } from "node:crypto";
+import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
+import type { Redis } from "ioredis";
+
+/** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
+type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
+type LongMessage = ReturnType<PartStore["open"]>;
+type PartFolding = Awaited<ReturnType<PartStore["report"]>>;
+
+export interface PartReceiptsOptions {
+  /** How long a long message waits for its parts' receipts (an SMS's validity period is days at most). */
+  maxAgeMs: number;
+  /** How long a folded message stays to answer a part delivered again. */
+  doneKeepMs: number;
+}
+
+export const DEFAULT_PART_RECEIPTS: PartReceiptsOptions = { maxAgeMs: 3 * 24 * 3_600_000, doneKeepMs: 3_600_000 };
+
+// Keys are built here from the prefix: a receipt's message is known only once its part is read.
+const TURN = `
+local prefix, ttl, keep = ARGV[1], ARGV[2], ARGV[3]
+local function messageKey(account, key) return prefix .. 'sms-parts:' .. account .. ':' .. key end
+local function partKey(account, id) return prefix .. 'sms-part:' .. account .. ':' .. id end
+local i = 4
+local n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  local account, key, parts, index, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  i = i + 5
+  local m = messageKey(account, key)
+  if redis.call('HSETNX', m, 'n', parts) == 1 then redis.call('PEXPIRE', m, ttl) end
+  redis.call('HSET', m, 'i' .. index, id)
+  redis.call('SET', partKey(account, id), key .. ' ' .. index, 'PX', ttl)
+end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  local account, key = ARGV[i], ARGV[i + 1]
+  i = i + 2
+  local m = messageKey(account, key)
+  local parts = tonumber(redis.call('HGET', m, 'n') or '0')
+  for p = 0, parts - 1 do
+    local id = redis.call('HGET', m, 'i' .. p)
+    if id then redis.call('DEL', partKey(account, id)) end
+  end
+  redis.call('DEL', m)
+end
+local function folded(m, parts)
+  local fields = { 'i0' }
+  for p = 0, parts - 1 do fields[#fields + 1] = 'r' .. p end
+  return redis.call('HMGET', m, unpack(fields))
+end
+local out = {}
+n = tonumber(ARGV[i]); i = i + 1
+for r = 1, n do
+  local account, id, receipt = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  i = i + 3
+  local ref = redis.call('GET', partKey(account, id))
+  local key, index
+  if ref then key, index = string.match(ref, '^(%S+) (%d+)$') end
+  local m = key and messageKey(account, key)
+  local parts = m and tonumber(redis.call('HGET', m, 'n') or '0') or 0
+  if parts == 0 then
+    out[r] = 0
+  elseif redis.call('HSETNX', m, 'r' .. index, receipt) == 0 then
+    -- this part again: the fold again once there is one (see the header), else still waiting
+    if redis.call('HEXISTS', m, 'done') == 1 then out[r] = folded(m, parts) else out[r] = 1 end
+  elseif redis.call('HINCRBY', m, 'c', 1) < parts or redis.call('HEXISTS', m, 'i0') == 0 then
+    out[r] = 1
+  else
+    redis.call('HSET', m, 'done', '1')
+    redis.call('PEXPIRE', m, keep)
+    for p = 0, parts - 1 do
+      local part = redis.call('HGET', m, 'i' .. p)
+      if part then redis.call('PEXPIRE', partKey(account, part), keep) end
+    end
+    out[r] = folded(m, parts)
+  end
+end
+return out`;
+
+interface Waiting {
+  resolve: (folding: PartFolding) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A part's receipt as kept: [status, error code, done date in ms]. */
+type Stored = [DeliveryReport["status"], string | null, number | null];
+
+export class PartReceipts {
+  /** Message keys: unique per process (a random prefix) and per message (a counter). */
+  private readonly keyPrefix = randomBytes(4).toString("hex");
+  private next = 0;
+  private registrations: string[] = [];
+  private abandons: string[] = [];
+  private reports: string[] = [];
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+  private failing = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+    private readonly opts: PartReceiptsOptions = DEFAULT_PART_RECEIPTS,
+  ) {}
+
+  /** The store of one SMSC account's adapters. */
+  of(account: string): PartStore {
+    return {
+      open: (parts) => ({ key: `${this.keyPrefix}${(this.next++).toString(36)}`, parts }),
+      accepted: (message: LongMessage, index: number, id: string) => {
+        this.registrations.push(account, message.key, String(message.parts), String(index), id);
+        this.schedule();
+      },
+      abandon: (message: LongMessage) => {
+        this.abandons.push(account, message.key);
+        this.schedule();
+      },
+      report: (receipt: DeliveryReport) =>
+        new Promise<PartFolding>((resolve, reject) => {
+          const stored: Stored = [receipt.status, receipt.errorCode ?? null, receipt.doneAt?.getTime() ?? null];
+          this.reports.push(account, receipt.providerMessageId, JSON.stringify(stored));
+          this.waiting.push({ resolve, reject });
+          this.schedule();
+        }),
+    };
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const { registrations, abandons, reports, waiting } = this;
+    this.registrations = [];
+    this.abandons = [];
+    this.reports = [];
+    this.waiting = [];
+    const args = [
+      this.prefix,
+      this.opts.maxAgeMs,
+      this.opts.doneKeepMs,
+      registrations.length / 5,
+      ...registrations,
+      abandons.length / 2,
+      ...abandons,
+      waiting.length,
+      ...reports,
+    ];
+    this.redis.eval(TURN, 0, ...args).then(
+      (result) => {
+        this.failing = false;
+        const answers = result as Array<number | Array<string | null>>;
+        waiting.forEach((w, i) => {
+          w.resolve(folding(answers[i]));
+        });
+      },
+      (err: unknown) => {
+        // Receipts are answered ESME_RX_T_APPN by the adapter (the SMSC delivers them again); parts written in
+        // this turn are not kept: their receipts pass through as they are.
+        if (!this.failing) this.logger.warn({ err }, "long SMS parts not shared: part receipts may pass unfolded");
+        this.failing = true;
+        for (const w of waiting) w.reject(err);
+      },
+    );
+  }
+}
+
+function folding(answer: number | Array<string | null> | undefined): PartFolding {
+  if (answer === 1) return "waiting";
+  if (!Array.isArray(answer)) return "not_a_part";
+  const [firstId, ...stored] = answer;
+  if (!firstId || stored.some((s) => s === null)) return "waiting";
+  return {
+    firstId,
+    parts: stored.map((s) => {
+      const [status, errorCode, doneAt] = JSON.parse(s as string) as Stored;
+      return {
+        status,
+        ...(errorCode !== null ? { errorCode } : {}),
+        ...(doneAt !== null ? { doneAt: new Date(doneAt) } : {}),
+      };
+    }),
+  };
+}
