@@ -151,7 +151,7 @@ export function batchReasonKey(stored: string | null): MessageKey | null {
 export const REVIEW_REASON_WORDS_MAX = 20;
 
 /**
- * Why a batch was held for review, as the tenant's rules judged it at submission (apps/api/src/modules/batches/
+ * Why a batch was held for review, as the tenant's rules judged it at submission (packages/domain/src/batches/
  * review.ts): the sensitive words its content contains; review mode 1 (every batch); review mode 2 with more valid
  * recipients than the threshold. Stored with the batch, so a later change of the rules does not rewrite history.
  */

@@ -1,5 +1,5 @@
 // The admin's system settings (TenantSetting): review rules, sensitive words, registration, mode. The batch
-// submission (modules/batches/context.ts) and registration (modules/auth) read the same row.
+// submission (@switchboard/domain, packages/domain/src/batches/context.ts) and registration (modules/auth) read the same row.
 import { DEFAULT_OPT_OUT_KEYWORDS, type SystemSetting, type SystemSettingBody } from "@switchboard/contracts";
 import type { Db, PrismaClient } from "@switchboard/db";
 import { badRequest } from "../../lib/errors";
