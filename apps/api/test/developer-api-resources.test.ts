@@ -193,10 +193,91 @@ describe("developer API resources", () => {
     const one = await v1Get<V1InboundList>(a.key, "/v1/inbound", { phone: "12025550141" });
     expect(one.body.data.list.map((m) => m.text)).toEqual(["yes"]);
     const ofTheirBatch = await v1Get<V1InboundList>(a.key, "/v1/inbound", { batchId: theirs.id });
-    expect(ofTheirBatch.body.data).toEqual({ list: [], total: 0 });
+    expect(ofTheirBatch.body.data).toEqual({ list: [], total: 0, nextCursor: null });
     const before = await v1Get<V1InboundList>(a.key, "/v1/inbound", { to: "2026-11-20T10:00:01.500Z" });
     expect(before.body.data.list.map((m) => m.text)).toEqual(["yes"]);
     expect((await v1Get(a.key, "/v1/inbound", { phone: "abc" })).status).toBe(400);
+  });
+
+  it("pages every list by cursor: no row twice or missed while new rows arrive, and a bad cursor answers 400", async () => {
+    const a = await developer();
+    type Page = { list: Array<{ id: string }>; total: number; nextCursor: string | null };
+    /** Every row of a list, page after page by cursor (sends a new batch after the first page when asked). */
+    const walk = async (url: string, query: Record<string, string>, between?: () => Promise<unknown>) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await v1Get<Page>(a.key, url, { ...query, pageSize: "2", ...(cursor ? { cursor } : {}) });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        ids.push(...res.body.data.list.map((r) => r.id));
+        cursor = res.body.data.nextCursor;
+        if (pages++ === 0) await between?.();
+      } while (cursor !== null && pages < 20);
+      return ids;
+    };
+    const sent = [];
+    for (let i = 0; i < 5; i++) sent.push(await submit(a.key, [`+1202555016${i}`, `+1202555017${i}`]));
+    const newestFirst = sent.map((b) => b.id).reverse();
+    // A batch sent while the developer walks the list lands at its top: by page number the walk would see a row
+    // twice; by cursor it goes on after the row it stopped at.
+    expect(await walk("/v1/batches", {}, () => submit(a.key, ["+12025550169"]))).toEqual(newestFirst);
+
+    // A batch's messages in their order, the ledger newest first: the same rows as one big page.
+    const messages = await walk(`/v1/batches/${sent[0]!.id}/messages`, {});
+    const whole = await v1Get<Page>(a.key, `/v1/batches/${sent[0]!.id}/messages`, { pageSize: "200" });
+    expect(messages).toEqual(whole.body.data.list.map((r) => r.id));
+    expect(messages).toHaveLength(2);
+    const ledger = await walk("/v1/balance/logs", {});
+    const ledgerWhole = await v1Get<Page>(a.key, "/v1/balance/logs", { pageSize: "200" });
+    expect(ledger).toEqual(ledgerWhole.body.data.list.map((r) => r.id));
+    expect(ledger.length).toBe(ledgerWhole.body.data.total);
+    // Filters hold across pages: the batches created from the second one on.
+    const since = (await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(sent[1]!.id) } })).createdAt;
+    const recent = await walk("/v1/batches", { from: since.toISOString() });
+    expect(recent.slice(1)).toEqual(newestFirst.slice(0, 4));
+
+    // Inbound messages are ordered by when the user wrote, ties broken by id: three at the same instant.
+    const at = new Date(Date.UTC(2026, 10, 21, 9, 0, 0));
+    for (const [i, phone] of ["+12025550160", "+12025550170", "+12025550161"].entries()) {
+      await t.prisma.inboundMessage.create({
+        data: {
+          tenantId: w.tenantId,
+          userId: a.id,
+          batchId: BigInt(sent[i]!.id),
+          channelId: w.channelId,
+          providerMessageId: `cursor-${a.id}-${i}`,
+          phone,
+          text: `reply ${i}`,
+          receivedAt: i === 2 ? new Date(at.getTime() - 1000) : at,
+        },
+      });
+    }
+    type Inbound = { list: Array<{ text: string }>; nextCursor: string | null };
+    const texts: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: Awaited<ReturnType<typeof v1Get<Inbound>>> = await v1Get<Inbound>(a.key, "/v1/inbound", {
+        pageSize: "1",
+        ...(cursor ? { cursor } : {}),
+      });
+      texts.push(...res.body.data.list.map((m) => m.text));
+      cursor = res.body.data.nextCursor;
+    } while (cursor !== null && texts.length < 10);
+    expect(texts).toEqual(["reply 1", "reply 0", "reply 2"]);
+
+    // A cursor that is not one of ours, or a cursor with a page number, is refused in the caller's language.
+    const bad = await v1Get(a.key, "/v1/batches", { cursor: "bm90LWEtY3Vyc29y" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("nextCursor");
+    const malformed = await v1Get(a.key, "/v1/batches", { cursor: "not a cursor!" });
+    expect(malformed.status).toBe(400);
+    const first = await v1Get<Page>(a.key, "/v1/batches", { pageSize: "2" });
+    const both = await v1Get(a.key, "/v1/batches", { page: "2", cursor: first.body.data.nextCursor as string });
+    expect(both.status).toBe(400);
+    expect(JSON.stringify(both.body)).toContain("page");
+    const zh = await get(t, "/v1/batches", undefined, { cursor: "bm90LWEtY3Vyc29y" }, { ...auth(a.key), lang: "zh" });
+    expect(JSON.stringify(zh.body)).toContain("cursor 无效");
   });
 
   it("needs the read scope for reads and the send scope to cancel", async () => {

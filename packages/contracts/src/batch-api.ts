@@ -4,7 +4,18 @@
 import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
-import { acrossTenants, bigId, codeIn, id, paging, text, timeRange } from "./common";
+import {
+  acrossTenants,
+  bigId,
+  codeIn,
+  cursorParam,
+  id,
+  pageOrCursor,
+  paging,
+  text,
+  timeRange,
+  withNextCursor,
+} from "./common";
 import { timeZoneName } from "./time-zone";
 import { inboundData } from "./webhooks";
 
@@ -522,12 +533,24 @@ export type V1BatchParams = z.infer<typeof v1BatchParams>;
 
 // The /v1 lists answer the key's customer about its own rows: the staff filters (a customer, an agent, the back
 // office's review group) are not offered there, and an unknown query field is refused like any other.
-export const v1BatchListQuery = batchListQuery.omit({ userId: true, agentId: true, filterType: true }).strict();
+export const v1BatchListQuery = batchListQuery
+  .omit({ userId: true, agentId: true, filterType: true })
+  .extend(cursorParam)
+  .strict()
+  .superRefine(pageOrCursor);
 export type V1BatchListQuery = z.infer<typeof v1BatchListQuery>;
+export const v1BatchList = withNextCursor(batchList);
+export type V1BatchList = z.infer<typeof v1BatchList>;
 
 /** A batch's messages (one per recipient): the recipient list's filters, the batch named in the path. */
-export const v1MessageListQuery = recipientListQuery.omit({ id: true }).strict();
+export const v1MessageListQuery = recipientListQuery
+  .omit({ id: true })
+  .extend(cursorParam)
+  .strict()
+  .superRefine(pageOrCursor);
 export type V1MessageListQuery = z.infer<typeof v1MessageListQuery>;
+export const v1MessageList = withNextCursor(recipientList);
+export type V1MessageList = z.infer<typeof v1MessageList>;
 
 /** One message (a recipient of a batch) by its id, with the batch it belongs to. */
 export const v1MessageParams = z.object({ id: bigId() });
@@ -545,8 +568,10 @@ export const v1InboundQuery = paging
       .regex(/^\+?\d{1,15}$/)
       .optional(),
     ...timeRange.shape,
+    ...cursorParam,
   })
-  .strict();
+  .strict()
+  .superRefine(pageOrCursor);
 export type V1InboundQuery = z.infer<typeof v1InboundQuery>;
-export const v1InboundList = z.object({ list: z.array(inboundData), total: z.number().int() });
+export const v1InboundList = withNextCursor(z.object({ list: z.array(inboundData), total: z.number().int() }));
 export type V1InboundList = z.infer<typeof v1InboundList>;

@@ -95,6 +95,28 @@ export const paging = z.object({
 export type Paging = z.infer<typeof paging>;
 
 /**
+ * The developer API's lists also page by cursor: `cursor` is a list's `nextCursor` (where its page ended, by the
+ * list's own order), so the next page starts right after that row however many rows came or went since (page
+ * numbers shift when rows arrive at the top). Opaque to callers; `pageSize` is the page's size either way.
+ */
+export const cursorParam = {
+  cursor: z
+    .string()
+    .max(256)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+};
+/** A page is asked for by number or by cursor, not both. */
+export function pageOrCursor(q: { page: number; cursor?: string | undefined }, ctx: z.RefinementCtx) {
+  if (q.cursor !== undefined && q.page !== 1) {
+    ctx.addIssue({ code: "custom", path: ["page"], params: { i18n: "validation.page_with_cursor" } });
+  }
+}
+/** A developer API list answer: the list's rows, its total, and the cursor of the page after it (null at the end). */
+export const withNextCursor = <T extends z.ZodRawShape>(list: z.ZodObject<T>) =>
+  list.extend({ nextCursor: z.string().nullable() });
+
+/**
  * A row's tenant, named only in the lists a super admin reads across every tenant (no tenant-id header): the
  * list shows whose each row is. Absent from every other answer.
  */

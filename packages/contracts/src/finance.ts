@@ -2,7 +2,19 @@
 // Money travels as decimal strings ("12.3400"); requests accept at most 2 decimals (docs/finance.md).
 import { z } from "zod";
 import { BalanceLogType, ProductCode, RemittanceStatus } from "./codes";
-import { acrossTenants, bigId, codeIn, id, moneyAmount, paging, text, timeRange } from "./common";
+import {
+  acrossTenants,
+  bigId,
+  codeIn,
+  cursorParam,
+  id,
+  moneyAmount,
+  pageOrCursor,
+  paging,
+  text,
+  timeRange,
+  withNextCursor,
+} from "./common";
 import { MAX_MONEY_UNITS } from "./money";
 
 /** A code given in a query string ("2"): one of the listed values. */
@@ -114,8 +126,14 @@ export const balanceLogQuery = paging.extend({
 export type BalanceLogQuery = z.infer<typeof balanceLogQuery>;
 
 /** GET /v1/balance/logs: the key's customer's own ledger (no user or agent filter). */
-export const v1BalanceLogQuery = balanceLogQuery.omit({ userId: true, agentId: true }).strict();
+export const v1BalanceLogQuery = balanceLogQuery
+  .omit({ userId: true, agentId: true })
+  .extend(cursorParam)
+  .strict()
+  .superRefine(pageOrCursor);
 export type V1BalanceLogQuery = z.infer<typeof v1BalanceLogQuery>;
+export const v1BalanceLogList = withNextCursor(balanceLogList);
+export type V1BalanceLogList = z.infer<typeof v1BalanceLogList>;
 
 /** GET /v1/balance: what the customer can spend now, in its tenant's currency. */
 export const v1Balance = z.object({ balance: z.string(), currency: z.string() });

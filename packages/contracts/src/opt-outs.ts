@@ -2,7 +2,7 @@
 // each got there and when. A reply whose whole text is one of the tenant's STOP-style keywords adds its sender.
 // Decisions: docs/opt-outs.md.
 import { z } from "zod";
-import { codeIn, id, paging, text } from "./common";
+import { codeIn, cursorParam, id, pageOrCursor, paging, text, withNextCursor } from "./common";
 
 /** How a number got on the list: 1 added by hand, 2 imported from a file, 3 a keyword reply, 4 the developer API. */
 export const OptOutSource = { MANUAL: 1, IMPORT: 2, KEYWORD: 3, API: 4 } as const;
@@ -73,11 +73,14 @@ export type OptOutImportResult = z.infer<typeof optOutImportResult>;
 
 // ---------------------------------------------------------------- developer API
 
-export const v1OptOutQuery = z.object({
-  phone: text(32).optional(),
-  page: paging.shape.page,
-  pageSize: paging.shape.pageSize,
-});
+export const v1OptOutQuery = z
+  .object({
+    phone: text(32).optional(),
+    page: paging.shape.page,
+    pageSize: paging.shape.pageSize,
+    ...cursorParam,
+  })
+  .superRefine(pageOrCursor);
 export type V1OptOutQuery = z.infer<typeof v1OptOutQuery>;
 export const v1OptOut = z.object({
   phone: z.string(),
@@ -85,7 +88,7 @@ export const v1OptOut = z.object({
   createdAt: z.string(),
 });
 export type V1OptOut = z.infer<typeof v1OptOut>;
-export const v1OptOutList = z.object({ list: z.array(v1OptOut), total: z.number().int() });
+export const v1OptOutList = withNextCursor(z.object({ list: z.array(v1OptOut), total: z.number().int() }));
 export type V1OptOutList = z.infer<typeof v1OptOutList>;
 export const v1OptOutBody = z.object({ phone: phoneInput() });
 export type V1OptOutBody = z.infer<typeof v1OptOutBody>;

@@ -195,6 +195,7 @@ export interface paths {
                     type?: 1 | 2 | 3 | 4 | 5 | 6;
                     from?: string;
                     to?: string;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -229,6 +230,7 @@ export interface paths {
                                 }[];
                                 total: number;
                                 totalAmount: string;
+                                nextCursor: string | null;
                             };
                         };
                     };
@@ -390,6 +392,7 @@ export interface paths {
                     keyword?: string;
                     from?: string;
                     to?: string;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -451,6 +454,7 @@ export interface paths {
                                     tenantName?: string;
                                 }[];
                                 total: number;
+                                nextCursor: string | null;
                             };
                         };
                     };
@@ -1034,6 +1038,7 @@ export interface paths {
                     sendResult?: 0 | 1 | 2 | 3;
                     receiveResult?: 0 | 1 | 2;
                     countryCode?: string;
+                    cursor?: string;
                 };
                 header?: never;
                 path: {
@@ -1071,6 +1076,7 @@ export interface paths {
                                     fellBackToSms: boolean;
                                 }[];
                                 total: number;
+                                nextCursor: string | null;
                             };
                         };
                     };
@@ -1635,6 +1641,7 @@ export interface paths {
                     phone?: string;
                     from?: string;
                     to?: string;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1666,6 +1673,7 @@ export interface paths {
                                     receivedAt: string;
                                 }[];
                                 total: number;
+                                nextCursor: string | null;
                             };
                         };
                     };
@@ -2811,6 +2819,7 @@ export interface paths {
                     phone?: string;
                     page?: number;
                     pageSize?: number;
+                    cursor?: string;
                 };
                 header?: never;
                 path?: never;
@@ -2835,6 +2844,7 @@ export interface paths {
                                     createdAt: string;
                                 }[];
                                 total: number;
+                                nextCursor: string | null;
                             };
                         };
                     };

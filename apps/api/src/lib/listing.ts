@@ -1,6 +1,9 @@
 // Pieces every list route shares: paging arguments, a created-at range, a "contains" keyword.
 import type { Paging } from "@switchboard/contracts";
 
+/** A list query that the developer API may also page by cursor (lib/cursor.ts). */
+export type Paged<T> = T & { cursor?: string | undefined };
+
 /** skip/take of a page (page and pageSize are bounded by the contract). */
 export function pageArgs(q: Paging): { skip: number; take: number } {
   return { skip: (q.page - 1) * q.pageSize, take: q.pageSize };

@@ -39,6 +39,14 @@ export const coreMessages = {
   "validation.enum": { zh: "字段 {field} 取值无效，可选：{options}", en: "field {field} must be one of: {options}" },
   "validation.unknown_key": { zh: "不支持的字段 {field}", en: "unknown field {field}" },
   "validation.invalid": { zh: "字段 {field} 无效", en: "field {field} is invalid" },
+  "validation.page_with_cursor": {
+    zh: "字段 {field} 不能与 cursor 同时使用：按 cursor 翻页时只给 pageSize",
+    en: "field {field} cannot be used with cursor: page by cursor with pageSize alone",
+  },
+  "validation.cursor": {
+    zh: "cursor 无效：请使用上一页返回的 nextCursor",
+    en: "cursor is invalid: use the nextCursor of the previous page",
+  },
   "validation.nul": {
     zh: "字段 {field} 含有不允许的空字符（NUL）",
     en: "field {field} contains a NUL character, which is not allowed",

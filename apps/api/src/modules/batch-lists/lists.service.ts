@@ -6,7 +6,6 @@ import {
   BATCH_FILTER_TYPES,
   BATCH_STAGES,
   type BatchDetail,
-  type BatchList,
   type BatchListQuery,
   type BatchReplyList,
   type BatchReplyQuery,
@@ -16,21 +15,23 @@ import {
   type Lang,
   type MessageKey,
   type RecipientExportQuery,
-  type RecipientList,
   type RecipientListQuery,
   type ReviewReason,
   reviewReasons,
   translate,
   UserType,
+  type V1BatchList,
   type V1InboundList,
   type V1InboundQuery,
   type V1Message,
+  type V1MessageList,
 } from "@switchboard/contracts";
 import type { Db, Prisma } from "@switchboard/db";
 import { batchRowSelect, productNames, storedContent, toBatchRow } from "@switchboard/domain/batches/batch-row";
 import { toInboundData } from "@switchboard/domain/inbound";
+import { cursorPage, type SortKey } from "../../lib/cursor";
 import { notFound } from "../../lib/errors";
-import { createdBetween, pageArgs } from "../../lib/listing";
+import { createdBetween, type Paged, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
@@ -63,10 +64,20 @@ function listWhere(p: Principal, q: BatchListQuery): Prisma.MessageBatchWhereInp
   };
 }
 
-export async function listBatches(db: Db, p: Principal, q: BatchListQuery, lang: Lang): Promise<BatchList> {
+/** Newest first (ids grow with time). */
+const BATCH_ORDER: readonly SortKey[] = [{ field: "id", dir: "desc", kind: "bigint" }];
+
+export async function listBatches(db: Db, p: Principal, q: Paged<BatchListQuery>, lang: Lang): Promise<V1BatchList> {
   const where = listWhere(p, q);
+  const page = cursorPage(BATCH_ORDER, q);
   const [rows, total] = await Promise.all([
-    db.messageBatch.findMany({ where, orderBy: { id: "desc" }, ...pageArgs(q), select: batchRowSelect }),
+    db.messageBatch.findMany({
+      where: page.after ? { AND: [where, page.after] } : where,
+      orderBy: page.orderBy,
+      skip: page.skip,
+      take: page.take,
+      select: batchRowSelect,
+    }),
     db.messageBatch.count({ where }),
   ]);
   const [names, tenantOf] = await Promise.all([
@@ -80,7 +91,11 @@ export async function listBatches(db: Db, p: Principal, q: BatchListQuery, lang:
       rows.map((r) => r.tenantId),
     ),
   ]);
-  return { list: rows.map((r) => ({ ...toBatchRow(r, names, lang), ...tenantOf(r.tenantId) })), total };
+  return {
+    list: rows.map((r) => ({ ...toBatchRow(r, names, lang), ...tenantOf(r.tenantId) })),
+    total,
+    nextCursor: page.next(rows),
+  };
 }
 
 /** One batch's row (counts, cost, progress): what a client polls; cheap for any batch size. */
@@ -185,12 +200,22 @@ function toRecipientRow(r: RecipientRecord, channels: ReadonlyMap<number, string
   };
 }
 
-export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery): Promise<RecipientList> {
+/** In the order the batch holds them (the file's or the request's order). */
+const RECIPIENT_ORDER: readonly SortKey[] = [{ field: "id", dir: "asc", kind: "bigint" }];
+
+export async function listRecipients(db: Db, p: Principal, q: Paged<RecipientListQuery>): Promise<V1MessageList> {
   const id = BigInt(q.id);
   await findVisibleBatch(db, p, id, { id: true });
   const where = recipientWhere(id, q);
+  const page = cursorPage(RECIPIENT_ORDER, q);
   const [rows, total] = await Promise.all([
-    db.recipient.findMany({ where, orderBy: { id: "asc" }, ...pageArgs(q), select: recipientSelect }),
+    db.recipient.findMany({
+      where: page.after ? { AND: [where, page.after] } : where,
+      orderBy: page.orderBy,
+      skip: page.skip,
+      take: page.take,
+      select: recipientSelect,
+    }),
     db.recipient.count({ where }),
   ]);
   const channels = isStaff(p)
@@ -199,7 +224,7 @@ export async function listRecipients(db: Db, p: Principal, q: RecipientListQuery
         rows.map((r) => r.channelId),
       )
     : null;
-  return { list: rows.map((r) => toRecipientRow(r, channels)), total };
+  return { list: rows.map((r) => toRecipientRow(r, channels)), total, nextCursor: page.next(rows) };
 }
 
 /**
@@ -227,6 +252,12 @@ export async function messageById(db: Db, p: Principal, messageId: string): Prom
  * What users wrote back to a customer (the developer API's GET /v1/inbound), newest first, each as the `inbound`
  * webhook posts it: its own rows only (an inbound message belongs to the owner of the batch it answers).
  */
+/** Newest first by when the user wrote (the provider's time), the id breaking ties. */
+const INBOUND_ORDER: readonly SortKey[] = [
+  { field: "receivedAt", dir: "desc", kind: "date" },
+  { field: "id", dir: "desc", kind: "bigint" },
+];
+
 export async function listInbound(db: Db, userId: number, q: V1InboundQuery): Promise<V1InboundList> {
   const phone = q.phone ? (q.phone.startsWith("+") ? q.phone : `+${q.phone}`) : undefined;
   const received = createdBetween(q);
@@ -236,11 +267,17 @@ export async function listInbound(db: Db, userId: number, q: V1InboundQuery): Pr
     ...(phone ? { phone: { startsWith: phone } } : {}),
     ...(received ? { receivedAt: received } : {}),
   };
+  const page = cursorPage(INBOUND_ORDER, q);
   const [rows, total] = await Promise.all([
-    db.inboundMessage.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], ...pageArgs(q) }),
+    db.inboundMessage.findMany({
+      where: page.after ? { AND: [where, page.after] } : where,
+      orderBy: page.orderBy,
+      skip: page.skip,
+      take: page.take,
+    }),
     db.inboundMessage.count({ where }),
   ]);
-  return { list: rows.map(toInboundData), total };
+  return { list: rows.map(toInboundData), total, nextCursor: page.next(rows) };
 }
 
 /** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */

@@ -7,24 +7,24 @@
 import {
   type ApiKeyScope,
   BatchSource,
-  balanceLogList,
   batchFileSubmitResult,
-  batchList,
   batchRow,
   batchSubmitBody,
   batchSubmitResult,
   errorEnvelope,
   IDEMPOTENCY_KEY_MAX,
   reachableSendFields,
-  recipientList,
   userProductPriceList,
   v1Balance,
+  v1BalanceLogList,
   v1BalanceLogQuery,
+  v1BatchList,
   v1BatchListQuery,
   v1BatchParams,
   v1InboundList,
   v1InboundQuery,
   v1Message,
+  v1MessageList,
   v1MessageListQuery,
   v1MessageParams,
   v1PriceQuery,
@@ -196,7 +196,8 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // ---------------------------------------------------------------- the customer's own resources
   // The same services as the customer app's screens, acting as the key's customer: another customer's batch or
-  // message answers 404 like a missing one. Lists are paged (page, pageSize <= 200) with their total.
+  // message answers 404 like a missing one. Lists are paged (page, pageSize <= 200) with their total, or by
+  // cursor: each answer's nextCursor asks for the rows after its last one (lib/cursor.ts).
 
   app.get(
     "/v1/batches",
@@ -208,7 +209,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The customer's batches, newest first: by product, status, stage, batch id and creation time",
         description,
         querystring: v1BatchListQuery,
-        response: { 200: batchList },
+        response: { 200: v1BatchList },
       },
     },
     async (req) => listBatches(deps.prisma, principalOf(req), req.query, requestLang(req)),
@@ -241,7 +242,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
         description,
         params: v1BatchParams,
         querystring: v1MessageListQuery,
-        response: { 200: recipientList },
+        response: { 200: v1MessageList },
       },
     },
     async (req) => listRecipients(deps.prisma, principalOf(req), { ...req.query, id: req.params.id }),
@@ -304,7 +305,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The customer's balance log: every charge, refund and credit with the balance after it",
         description,
         querystring: v1BalanceLogQuery,
-        response: { 200: balanceLogList },
+        response: { 200: v1BalanceLogList },
       },
     },
     async (req) => balanceLog({ prisma: deps.prisma }, principalOf(req), req.query),

@@ -16,15 +16,18 @@ import {
   type DeductBody,
   formatMoney,
   type GiftSendBody,
+  type Paging,
   type RechargeBody,
   type RechargeListQuery,
   UserType,
   type V1Balance,
+  type V1BalanceLogList,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
 import { type AppliedChange, applyBalanceChange, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
+import { cursorPage, type SortKey } from "../../lib/cursor";
 import { AppError, notFound } from "../../lib/errors";
-import { containing, createdBetween, pageArgs } from "../../lib/listing";
+import { containing, createdBetween, type Paged } from "../../lib/listing";
 import { actingTenant, findManagedBalanceAccount, findManagedCustomer, visibleUsersWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
@@ -227,13 +230,23 @@ function toRow(r: LogRow, operators: Map<number, string>): BalanceLogRow {
 }
 
 /** One page of balance log rows, newest first, with the count and amount sum of every matching row. */
-async function listLog(db: Db, where: Prisma.BalanceLogWhereInput, q: { page: number; pageSize: number }) {
+/** Newest first (ids grow with time). */
+const LOG_ORDER: readonly SortKey[] = [{ field: "id", dir: "desc", kind: "bigint" }];
+
+async function listLog(db: Db, where: Prisma.BalanceLogWhereInput, q: Paged<Paging>) {
+  const page = cursorPage(LOG_ORDER, q);
   const [rows, total, sum] = await Promise.all([
-    db.balanceLog.findMany({ where, orderBy: { id: "desc" }, ...pageArgs(q), select: rowSelect }),
+    db.balanceLog.findMany({
+      where: page.after ? { AND: [where, page.after] } : where,
+      orderBy: page.orderBy,
+      skip: page.skip,
+      take: page.take,
+      select: rowSelect,
+    }),
     db.balanceLog.count({ where }),
     db.balanceLog.aggregate({ where, _sum: { amount: true } }),
   ]);
-  return { rows, total, totalAmount: formatMoney(sum._sum.amount ?? 0n) };
+  return { rows, total, totalAmount: formatMoney(sum._sum.amount ?? 0n), nextCursor: page.next(rows) };
 }
 
 /** Rows a recharge record shows: credits by staff (add) or deducts. Sign included: an agent's own side is not. */
@@ -307,13 +320,17 @@ async function productCodes(db: Db, rows: { batchId: bigint | null }[]): Promise
 }
 
 /** GET /user/balance/log: customers their own rows, agents theirs and their customers', admins the tenant's. */
-export async function balanceLog(deps: FinanceDeps, p: Principal, q: BalanceLogQuery): Promise<BalanceLogList> {
+export async function balanceLog(
+  deps: FinanceDeps,
+  p: Principal,
+  q: Paged<BalanceLogQuery>,
+): Promise<V1BalanceLogList> {
   const where: Prisma.BalanceLogWhereInput = {
     AND: [...(q.type ? [{ type: q.type }] : []), ...ledgerWhere(p, q)],
   };
-  const { rows, total, totalAmount } = await listLog(deps.prisma, where, q);
+  const { rows, total, totalAmount, nextCursor } = await listLog(deps.prisma, where, q);
   const operators = await operatorNames(deps.prisma, rows);
-  return { list: rows.map((r) => toRow(r, operators)), total, totalAmount };
+  return { list: rows.map((r) => toRow(r, operators)), total, totalAmount, nextCursor };
 }
 
 /** The caller's own balance in its tenant's currency (the developer API's GET /v1/balance). */

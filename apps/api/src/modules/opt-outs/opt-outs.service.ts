@@ -18,6 +18,7 @@ import type { Db, Prisma } from "@switchboard/db";
 import { loadSubmitContext, numberReading } from "@switchboard/domain/batches/context";
 import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import { addOptOuts } from "@switchboard/domain/opt-outs";
+import { cursorPage, type SortKey } from "../../lib/cursor";
 import { badRequest, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import { managedCustomersWhere, tenantWhere } from "../../lib/scope";
@@ -143,19 +144,31 @@ export async function exportOptOuts(db: Db, p: Principal, userId: number | undef
 
 // ---------------------------------------------------------------- developer API
 
+/** Newest first, the id breaking ties. */
+const OPT_OUT_ORDER: readonly SortKey[] = [
+  { field: "createdAt", dir: "desc", kind: "date" },
+  { field: "id", dir: "desc", kind: "int" },
+];
+
 export async function listOptOutsV1(db: Db, p: Principal, q: V1OptOutQuery): Promise<V1OptOutList> {
   const digits = q.phone?.replace(/[^\d]/g, "");
   const where: Prisma.OptOutWhereInput = { userId: p.userId, ...(digits ? { phone: { contains: digits } } : {}) };
+  const page = cursorPage(OPT_OUT_ORDER, q);
   const [rows, total] = await Promise.all([
     db.optOut.findMany({
-      where,
-      select: { phone: true, source: true, createdAt: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      ...pageArgs(q),
+      where: page.after ? { AND: [where, page.after] } : where,
+      select: { id: true, phone: true, source: true, createdAt: true },
+      orderBy: page.orderBy,
+      skip: page.skip,
+      take: page.take,
     }),
     db.optOut.count({ where }),
   ]);
-  return { list: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), total };
+  return {
+    list: rows.map((r) => ({ phone: r.phone, source: r.source, createdAt: r.createdAt.toISOString() })),
+    total,
+    nextCursor: page.next(rows),
+  };
 }
 
 export async function addOptOutV1(db: Db, p: Principal, phone: string) {
