@@ -152,6 +152,18 @@ describe("POST /user/notify/attempts/{id}/resend", () => {
     await job?.remove();
     expect((await post(t, `/user/notify/attempts/${first}/resend`, a.token, undefined)).status).toBe(200);
     await (await queue.getJob(res.body.data.jobId))?.remove();
+
+    // Two presses at the same instant: one queues it, the other answers 409 (not two 200s for one job).
+    const presses = await Promise.all(
+      [first, attempts[1]!.id.toString(), first].map((id) =>
+        post(t, `/user/notify/attempts/${id}/resend`, a.token, undefined),
+      ),
+    );
+    expect(presses.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    expect(
+      (await queue.getJobs(["waiting", "delayed", "active"])).filter((j) => j.id?.startsWith(event.eventId)),
+    ).toHaveLength(1);
+    await (await queue.getJob(res.body.data.jobId))?.remove();
   });
 
   it("refuses a test attempt (nothing to resend) and a customer without a notify URL", async () => {

@@ -4,6 +4,8 @@
 // A resend enqueues the event again on the workers' callback queue (callbackResendJob: the same event and ids,
 // its eventId in the data so the body carries it, the body rebuilt from the database when sent); its job id is
 // the event's own (`<eventId>-resend`), so one resend per event is queued at a time (409 while it waits or runs).
+// Two presses at the same instant would both find no job and both answer 200 for one queued job: the look and
+// the add are done under a short claim of that job id (SET NX), so the second press answers 409 too.
 
 import {
   bullPrefix,
@@ -61,12 +63,26 @@ export async function listNotifyAttempts(
 export interface CallbackQueue {
   getJob(id: string): Promise<{ getState(): Promise<string>; remove(): Promise<void> } | undefined>;
   add(name: string, data: unknown, opts: { jobId: string }): Promise<unknown>;
+  /** Holds the job id while one request looks and adds (false: another request holds it); then released. */
+  claim(jobId: string): Promise<boolean>;
+  release(jobId: string): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Longest a claim outlives a request that died between claiming and releasing it. */
+const CLAIM_MS = 10_000;
+
 /** The workers' callback queue on the API's Redis connection (not closed with it: its owner closes that). */
 export function bullCallbackQueue(connection: Redis, redisPrefix: string): CallbackQueue {
-  return new Queue(QUEUE.callback, { connection, prefix: bullPrefix(redisPrefix) }) as unknown as CallbackQueue;
+  const queue = new Queue(QUEUE.callback, { connection, prefix: bullPrefix(redisPrefix) });
+  const claimKey = (jobId: string) => `${redisPrefix}resend-claim:${jobId}`;
+  return {
+    getJob: (id) => queue.getJob(id),
+    add: (name, data, opts) => queue.add(name, data, opts),
+    claim: async (jobId) => (await connection.set(claimKey(jobId), "1", "PX", CLAIM_MS, "NX")) === "OK",
+    release: async (jobId) => void (await connection.del(claimKey(jobId))),
+    close: () => queue.close(),
+  };
 }
 
 /** States in which a resend is still to come: a second one is refused (409). */
@@ -89,14 +105,19 @@ export async function resendNotifyAttempt(
   if (!me?.notifyUrl) throw new AppError(400, "developer.resend_no_url");
 
   const job = callbackResendJob(event);
-  const kept = await queue.getJob(job.opts.jobId);
-  if (kept) {
-    const state = await kept.getState();
-    if (PENDING.has(state)) throw conflict("developer.resend_queued");
-    // A finished one left behind (a producer keeping jobs): it would block the add.
-    await kept.remove().catch(() => undefined);
+  if (!(await queue.claim(job.opts.jobId))) throw conflict("developer.resend_queued");
+  try {
+    const kept = await queue.getJob(job.opts.jobId);
+    if (kept) {
+      const state = await kept.getState();
+      if (PENDING.has(state)) throw conflict("developer.resend_queued");
+      // A finished one left behind (a producer keeping jobs): it would block the add.
+      await kept.remove().catch(() => undefined);
+    }
+    await queue.add(job.name, job.data, job.opts);
+  } finally {
+    await queue.release(job.opts.jobId);
   }
-  await queue.add(job.name, job.data, job.opts);
   return {
     eventId: event.eventId,
     event: event.event,
