@@ -208,10 +208,10 @@ describe("developer API resources", () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const res = await v1Get<Page>(a.key, url, { ...query, pageSize: "2", ...(cursor ? { cursor } : {}) });
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        ids.push(...res.body.data.list.map((r) => r.id));
-        cursor = res.body.data.nextCursor;
+        const query_: Record<string, string> = { ...query, pageSize: "2", ...(cursor ? { cursor } : {}) };
+        const page: Page = (await v1Get<Page>(a.key, url, query_)).body.data;
+        ids.push(...page.list.map((r) => r.id));
+        cursor = page.nextCursor;
         if (pages++ === 0) await between?.();
       } while (cursor !== null && pages < 20);
       return ids;
@@ -257,12 +257,10 @@ describe("developer API resources", () => {
     const texts: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: Awaited<ReturnType<typeof v1Get<Inbound>>> = await v1Get<Inbound>(a.key, "/v1/inbound", {
-        pageSize: "1",
-        ...(cursor ? { cursor } : {}),
-      });
-      texts.push(...res.body.data.list.map((m) => m.text));
-      cursor = res.body.data.nextCursor;
+      const query_: Record<string, string> = { pageSize: "1", ...(cursor ? { cursor } : {}) };
+      const page: Inbound = (await v1Get<Inbound>(a.key, "/v1/inbound", query_)).body.data;
+      texts.push(...page.list.map((m) => m.text));
+      cursor = page.nextCursor;
     } while (cursor !== null && texts.length < 10);
     expect(texts).toEqual(["reply 1", "reply 0", "reply 2"]);
 
