@@ -55,7 +55,8 @@ export interface RunningWorkers {
 type Processor = (job: Job) => Promise<unknown>;
 
 function attemptOf(job: Job) {
-  return { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1 };
+  // attemptsStarted counts every run, those moved to run again later too (a chunk handed on: dispatch-chunk.ts).
+  return { number: job.attemptsMade + 1, max: job.opts.attempts ?? 1, runs: job.attemptsStarted };
 }
 
 /**

@@ -22,7 +22,7 @@ import type { PrismaClient } from "@switchboard/db";
 import { secretKeyHash, verifyCallbackSignature } from "@switchboard/domain/callback-signature";
 import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failSendingBatch } from "../src/index";
+import { DEFAULT_TUNING, failSendingBatch } from "../src/index";
 import { DEFAULT_OUTCOME_WRITES } from "../src/lib/send-outcomes";
 import {
   callbackReceiver,
@@ -34,6 +34,7 @@ import {
   recipientSummary,
   startHarness,
   TEST_SECRET_KEY,
+  TEST_TUNING,
   testPrisma,
   uniqueName,
   waitFor,
@@ -585,6 +586,62 @@ describe("an SMSC restarted while the workers were down (its ids start again)", 
       await Promise.all(workers.map((w) => w.stop()));
     }
   }, 90_000);
+});
+
+describe("an SMSC that allows one bind per account, two worker processes", () => {
+  it("the process refused a bind leaves its chunks to the one bound: everyone sent once, nobody failed", async () => {
+    const { sim, submits } = await simulator({ maxBindsPerAccount: 1 });
+    // 400 a second: the chunks are still being sent when the second process takes some of them.
+    const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 400 });
+    const customer = await createCustomer(prisma);
+    const phones = phoneNumbers(1_200);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phones);
+    // One attempt per chunk: a refusal that counted as the channel failing would fail the batch at once.
+    const tuning = {
+      chunkSize: 100,
+      bindRefusedDelayMs: 50,
+      retries: { ...DEFAULT_TUNING.retries, ...TEST_TUNING.retries, dispatchChunk: { attempts: 1, backoffMs: 100 } },
+    };
+    const first = await startHarness({ tuning });
+    const second = await startHarness({ tuning, redisPrefix: first.deps.redisPrefix });
+    try {
+      await first.deps.queues.dispatchBatches([batchId]);
+      const settled = await waitSettled(prisma, batchId);
+      expect(settled.status).toBe(BatchStatus.SEND_FINISHED);
+      const { sums } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+      expect(sums).toMatchObject({ success: 1_200, failed: 0, unsent: 0 });
+      expect(sim.stats().submitAccepted).toBe(1_200);
+      expect(acceptedTwice(submits)).toEqual([]);
+      // The limit was met: a process was refused its bind (and the chunks it took went on elsewhere).
+      expect(sim.stats().bindsOverLimit).toBeGreaterThan(0);
+      await waitFor("every receipt recorded", async () => {
+        const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batchId) } });
+        return b.deliveredCount === 1_200 ? b : undefined;
+      });
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  }, 120_000);
+
+  it("a wrong password stays the channel's failure: the batch fails and is refunded, not handed around", async () => {
+    const { sim } = await simulator({ password: "not-the-channel's" });
+    const dead = await startHarness({ smpp: { submitTimeoutMs: 300, bindTimeoutMs: 200 } });
+    try {
+      const channelId = await createSmppChannel(prisma, { port: sim.port });
+      const customer = await createCustomer(prisma);
+      const { batchId, cost } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(120));
+      await dead.deps.queues.dispatchBatches([batchId]);
+      const settled = await waitSettled(prisma, batchId);
+      expect(settled.status).toBe(BatchStatus.SEND_FAILED);
+      expect(decodeBatchReason(settled.reason, "en")).toBe("the channel stayed unavailable after every retry");
+      const { batch } = await expectExactBilling(batchId, customer.id, customer.openingBalance);
+      expect(batch.refunded).toBe(cost);
+      expect(sim.stats()).toMatchObject({ bindsOverLimit: 0, submitReceived: 0 });
+      expect(sim.stats().bindFailures).toBeGreaterThan(0);
+    } finally {
+      await dead.stop();
+    }
+  }, 60_000);
 });
 
 /** A port nothing listens on. */

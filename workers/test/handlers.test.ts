@@ -18,6 +18,7 @@ import { writeOutcomes } from "../src/jobs/dispatch-chunk";
 import { receiptAccount } from "../src/lib/adapter-pool";
 import { chunkJobId } from "../src/lib/job-queues";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow, UnwrittenOutcomes } from "../src/lib/send-outcomes";
+import { SmppBinds } from "../src/lib/smpp-binds";
 import {
   createCustomer,
   createPendingBatch,
@@ -518,6 +519,27 @@ describe("the SMSC account's highest message id (id-restarts.ts)", () => {
     expect(await ids.highest()).toBe(40n);
     await ids.note(41n, t + 3_050); // observed after the restart: counts
     expect(await ids.highest()).toBe(41n);
+  });
+});
+
+describe("SMPP binds held per SMSC account (smpp-binds.ts)", () => {
+  it("says whether another process holds a bind of the account, not counting this process's own", async () => {
+    const account = `smpp:127.0.0.1:${30_000 + Math.floor(Math.random() * 20_000)}:binds`;
+    const here = new SmppBinds(deps.redis, deps.redisPrefix, pino({ level: "silent" }));
+    const there = new SmppBinds(deps.redis, deps.redisPrefix, pino({ level: "silent" }));
+    try {
+      const mine = here.of(account);
+      mine.up();
+      await deps.redis.ping(); // the write went out before: same connection, in order
+      expect(await here.heldElsewhere(account)).toBe(false);
+      expect(await there.heldElsewhere(account)).toBe(true);
+      mine.down();
+      await deps.redis.ping();
+      expect(await there.heldElsewhere(account)).toBe(false);
+    } finally {
+      here.close();
+      there.close();
+    }
   });
 });
 

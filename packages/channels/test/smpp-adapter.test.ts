@@ -320,7 +320,7 @@ describe("SMPP adapter against the SMSC simulator", () => {
     const wrong = adapter(sim.port, { password: "wrong" });
     const refused = await wrong.test();
     expect(refused.ok).toBe(false);
-    expect(refused.detail).toContain("ESME_RBINDFAIL");
+    expect(refused.detail).toContain("ESME_RINVPASWD");
 
     const good = await adapter(sim.port).test();
     expect(good).toMatchObject({ ok: true });
@@ -329,6 +329,31 @@ describe("SMPP adapter against the SMSC simulator", () => {
     const closed = await adapter(await freePort()).test();
     expect(closed.ok).toBe(false);
     expect(closed.detail).toContain("connection refused");
+  });
+
+  it("fails sends at once with BIND_REFUSED while the account's binds are held elsewhere; a wrong password waits", async () => {
+    const sim = await simulator({ systemId: "switchboard", password: "secret", maxBindsPerAccount: 1 });
+    const holder = adapter(sim.port);
+    expect(await holder.send({ ref: "h", to: number(0), text: "held" })).toMatchObject({ ok: true });
+    // Another process's adapter: its bind is refused (ESME_RALYBND), so what it was given goes back at once.
+    const other = adapter(sim.port);
+    expect(await other.send({ ref: "o1", to: number(1), text: "not here" })).toMatchObject({
+      ok: false,
+      errorCode: "BIND_REFUSED",
+      retryable: true,
+    });
+    expect(await other.send({ ref: "o2", to: number(2), text: "not here" })).toMatchObject({
+      errorCode: "BIND_REFUSED",
+    });
+    expect(sim.stats().bindsOverLimit).toBeGreaterThan(0);
+    // The bind is free again: the other adapter binds on its next try and sends.
+    await holder.close();
+    await waitFor("the other bound", () => other.stats().bound);
+    expect(await other.send({ ref: "o3", to: number(3), text: "now" })).toMatchObject({ ok: true });
+
+    // A wrong password is the channel's own failure: sends wait for a bind that never comes.
+    const wrong = adapter(sim.port, { password: "wrong", submitTimeoutMs: 300 });
+    expect(await wrong.send({ ref: "w", to: number(4), text: "x" })).toMatchObject({ errorCode: "NOT_BOUND" });
   });
 
   it("answers a receipt only once its handler's promise resolves; a rejected one gets ESME_RX_T_APPN and comes again", async () => {

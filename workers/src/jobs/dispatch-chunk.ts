@@ -17,6 +17,11 @@
 //   refused for now          -> sent again within this job (sendRetries rounds with backoff); still refused: the
 //     (throttled, not bound)    job fails and BullMQ retries it with exponential backoff, picking up only what is
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
+//   not here (BIND_REFUSED:  -> while another process holds a bind of the account (smpp-binds.ts), the chunk stops
+//     the SMSC refused this     handing out messages and goes back to the queue for another process (its lease
+//     process a bind: its       released, run again after bindRefusedDelayMs doubling up to 5 s), without spending
+//     limit per account)        an attempt; when none does, it is refused for now as above (an SMSC that answers
+//                              even a wrong password "bind failed" is the channel's failure)
 import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
 import { templateStatusOfError } from "@switchboard/channels/whatsapp";
 import type { DeliveryReportJob, DispatchChunkJob } from "@switchboard/contracts";
@@ -58,16 +63,23 @@ type Deps = Pick<
   | "logger"
   | "tuning"
   | "metrics"
->;
+> &
+  Partial<Pick<WorkerDeps, "smppBinds">>;
 
 export interface Attempt {
   /** 1 for the first run of the job. */
   number: number;
   max: number;
+  /** Runs of the job so far, this one and those moved to run again later included (1 when not known). */
+  runs?: number;
 }
 
 /** Written after submitting, the message may have been accepted: never sent again. */
 const AMBIGUOUS = new Set(["CONNECTION_LOST", "SUBMIT_TIMEOUT"]);
+/** The channel cannot send from this process now, another process can (the SMPP adapter's BIND_REFUSED). */
+const NOT_HERE = "BIND_REFUSED";
+/** Longest wait before a chunk refused here runs again (anywhere): the bound processes may be free by then. */
+const NOT_HERE_MAX_DELAY_MS = 5_000;
 
 interface ChunkRecipient {
   id: bigint;
@@ -255,6 +267,15 @@ async function runChunk(
       return;
     }
     if (result.stopped) return;
+    if (result.notHere && (await boundElsewhere(deps, channel.id))) {
+      // Nothing failed: another process holds the SMSC's bind of the account and can send it.
+      deps.logger.info(
+        { batchId: job.batchId, channelId: job.channelId, left: result.left.length },
+        "channel's bind refused here (the SMSC's bind limit): the chunk goes back for another process",
+      );
+      const runs = attempt.runs ?? 1;
+      return runAgain(Math.min(NOT_HERE_MAX_DELAY_MS, deps.tuning.bindRefusedDelayMs * 2 ** Math.min(runs - 1, 10)));
+    }
     if (result.left.length > 0) {
       if (attempt.number < attempt.max) throw new ChunkIncomplete(result.left.length, result.lastErrorCode);
       deps.logger.error(
@@ -482,6 +503,8 @@ interface RoundResult {
   fallBack: ChunkRecipient[];
   /** The provider refused the channel itself (token revoked, address not allowed): the channel gets paused. */
   channelRefused?: boolean;
+  /** The channel cannot send from this process (BIND_REFUSED): the rest is left for another process. */
+  notHere?: boolean;
   /**
    * WhatsApp refused the batch's template (paused, disabled, deleted, values it no longer takes): its error code.
    * Every recipient of the batch gets the same template and values, so none of the rest can go either.
@@ -498,7 +521,13 @@ interface RoundResult {
 async function sendWithRetries(
   s: Sender,
   recipients: ChunkRecipient[],
-): Promise<{ left: ChunkRecipient[]; lastErrorCode: string; stopped: boolean; templateRefused?: string }> {
+): Promise<{
+  left: ChunkRecipient[];
+  lastErrorCode: string;
+  stopped: boolean;
+  templateRefused?: string;
+  notHere?: boolean;
+}> {
   let pending = recipients;
   let lastErrorCode = "";
   for (let round = 0; pending.length > 0; round++) {
@@ -519,6 +548,9 @@ async function sendWithRetries(
       await pauseRefusedChannel(s.deps, s.channel.id, result.lastErrorCode);
       return { left: result.retry, lastErrorCode: result.lastErrorCode, stopped: false };
     }
+    // Not a failure to retry here: another process sends them (runChunk).
+    if (result.notHere)
+      return { left: result.retry, lastErrorCode: result.lastErrorCode, stopped: false, notHere: true };
     if (result.templateRefused) {
       return {
         left: [],
@@ -583,6 +615,10 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
         errorCode: outcome.errorCode,
       });
       result.templateRefused ??= outcome.errorCode;
+    } else if (!outcome.ok && outcome.errorCode === NOT_HERE) {
+      result.retry.push(r);
+      result.lastErrorCode = outcome.errorCode;
+      result.notHere = true;
     } else if (isChannelProblem(outcome)) {
       // The channel's credentials or address are refused, not the recipient: it is kept unsent, the channel is
       // paused for an admin to fix, and the chunk stops handing out messages.
@@ -626,9 +662,10 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       if (writer.failed) break;
       // The template is refused: what is left stays unsent, and the batch is failed (and refunded) below.
       if (result.templateRefused) break;
-      // The channel itself is refused: what is left stays unsent for when an admin has fixed it.
-      if (result.channelRefused) {
-        result.retry.push(...recipients.slice(recipients.indexOf(r)));
+      // The channel itself is refused (or cannot send from here): what is left stays unsent for when an admin has
+      // fixed it (or for another process).
+      if (result.channelRefused || result.notHere) {
+        result.retry.push(...recipients.slice(index));
         break;
       }
       if (s.pairGate) {
@@ -710,6 +747,17 @@ async function stillSending(s: Pick<Sender, "deps" | "batchId" | "lease">): Prom
   }
   const batch = await s.deps.prisma.messageBatch.findUnique({ where: { id: s.batchId }, select: { status: true } });
   return batch?.status === BatchStatus.SENDING;
+}
+
+/** Whether another process holds a bind of the channel's SMSC account (a refusal here is then its bind limit). */
+async function boundElsewhere(deps: Deps, channelId: number): Promise<boolean> {
+  if (deps.smppBinds === undefined) return false;
+  try {
+    return await deps.smppBinds.heldElsewhere(deps.adapters.accountOf(channelId));
+  } catch (err) {
+    deps.logger.warn({ err, channelId }, "SMPP binds held elsewhere not known: the chunk counts as refused here");
+    return false;
+  }
 }
 
 /** Failures that say the channel (its token, its address) is refused, whoever the recipient. */

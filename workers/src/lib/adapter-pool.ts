@@ -67,8 +67,8 @@ export interface AdapterPoolOptions {
   onSmppReconnect?: () => void;
   /**
    * What an SMPP adapter shares with every process bound to its SMSC account (receiptAccount): the account's
-   * highest message id, to see the SMSC's ids start again (id-restarts.ts), and where long messages' part receipts
-   * are folded (part-receipts.ts).
+   * highest message id, to see the SMSC's ids start again (id-restarts.ts), where long messages' part receipts
+   * are folded (part-receipts.ts), and its binds held (smpp-binds.ts).
    */
   smppShared?: (account: string) => SmppShared;
 }

@@ -19,6 +19,7 @@ import { PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
+import { SmppBinds } from "./smpp-binds";
 
 export type WorkerConfig = Pick<
   Config,
@@ -39,6 +40,11 @@ export interface Tuning {
   leaseTtlMs: number;
   /** Tokens taken from a channel's bucket per round trip. */
   tokenBatch: number;
+  /**
+   * A chunk whose channel cannot bind here while another process holds a bind of the SMSC account goes back to the
+   * queue for another process, to run again after this long, doubling per run up to 5 s (dispatch-chunk.ts).
+   */
+  bindRefusedDelayMs: number;
   /** How long finish-batch waits before looking again while chunks of a stopped batch are still sending. */
   finishWaitMs: number;
   /** Delays between looks for receipts whose submit outcome is not written yet; their count bounds the wait. */
@@ -71,6 +77,7 @@ export const DEFAULT_TUNING: Tuning = {
   // renewed every statusCheckMs while the chunk sends: a dead worker's chunk is free again within 20 s
   leaseTtlMs: 20_000,
   tokenBatch: 50,
+  bindRefusedDelayMs: 500,
   finishWaitMs: 1_000,
   reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
   scheduleEveryMs: 5_000,
@@ -100,6 +107,8 @@ export interface WorkerDeps {
   receiptJournal: ReceiptJournal;
   /** When each SMSC account's message ids last started again (id-restarts.ts). */
   idRestarts: IdRestarts;
+  /** Which processes hold a bind of each SMSC account (smpp-binds.ts). */
+  smppBinds: SmppBinds;
   /** Outcomes not written yet: a receipt for one of them is written with it. */
   unwrittenOutcomes: UnwrittenOutcomes;
   /** Outcomes a failed database write left in Redis (outcome-journal.ts). */
@@ -171,6 +180,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   );
   const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
   const partReceipts = new PartReceipts(redis, config.REDIS_PREFIX, logger);
+  const smppBinds = new SmppBinds(redis, config.REDIS_PREFIX, logger);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
   // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
   const dispatcher = egressAgent(egress, { connections: 256, keepAliveTimeout: 30_000 });
@@ -183,9 +193,13 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onReport: (channelId, report) => receipts.push(channelId, report),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
-    // The account's highest id and its restarts, and its long messages' part receipts, for every process bound
-    // to it (the adapter logs a failure).
-    smppShared: (account) => ({ ids: idRestarts.of(account), parts: partReceipts.of(account) }),
+    // The account's highest id and its restarts, its long messages' part receipts, and who holds its binds, for
+    // every process bound to it (the adapter logs a failure).
+    smppShared: (account) => ({
+      ids: idRestarts.of(account),
+      parts: partReceipts.of(account),
+      bind: smppBinds.of(account),
+    }),
   });
   metrics.watch(
     {
@@ -207,6 +221,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     receipts,
     receiptJournal,
     idRestarts,
+    smppBinds,
     unwrittenOutcomes,
     journal: new OutcomeJournal(redis, config.REDIS_PREFIX),
     leases: new ChunkLeases(redis, config.REDIS_PREFIX, tuning.leaseTtlMs),
@@ -223,6 +238,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
 /** After the workers stopped: adapters drain and unbind, their last receipts are enqueued, connections close. */
 export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   await deps.adapters.close();
+  deps.smppBinds.close();
   await deps.receipts.flush();
   await deps.receiptJournal.close();
   await deps.queues.close();

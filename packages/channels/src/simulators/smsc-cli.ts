@@ -11,6 +11,7 @@ const usage = `Usage: smsc-cli [options]
   --port <n>                 listen port (default 2775, 0 = random)
   --system-id <id>           require this system_id (default: accept any)
   --password <pw>            require this password (default: accept any)
+  --max-binds <n>            binds one system_id may hold at once; one more gets ESME_RALYBND (default: no limit)
   --latency-ms <n>           delay before submit_sm_resp (default 0)
   --throttle <n>             max submit_sm per second per session, 0 = unlimited (default 0)
   --failure-share <0..1>     share of submits answered ESME_RINVDSTADR (default 0)
@@ -69,6 +70,8 @@ function parseOptions(): Partial<SmscSimulatorOptions> {
   if (values.host) options.host = values.host;
   if (values["system-id"] !== undefined) options.systemId = values["system-id"];
   if (values.password !== undefined) options.password = values.password;
+  const maxBinds = number("max-binds", values["max-binds"], 1);
+  if (maxBinds !== undefined) options.maxBindsPerAccount = maxBinds;
   const latency = number("latency-ms", values["latency-ms"], 0);
   if (latency !== undefined) options.latencyMs = latency;
   const throttle = number("throttle", values.throttle, 0);
@@ -104,6 +107,7 @@ function parse() {
       port: { type: "string" },
       "system-id": { type: "string" },
       password: { type: "string" },
+      "max-binds": { type: "string" },
       "latency-ms": { type: "string" },
       throttle: { type: "string" },
       "failure-share": { type: "string" },

@@ -1,6 +1,6 @@
-// A real SMPP 3.4 SMSC on loopback for development, tests and benchmarks: binds, submit_sm with configurable
-// latency / throttling / failures, delivery receipts (text + TLV form) with an outcome mix, redelivery of
-// unacknowledged receipts after a reconnect, and counters.
+// A real SMPP 3.4 SMSC on loopback for development, tests and benchmarks: binds (with an optional limit per
+// account), submit_sm with configurable latency / throttling / failures, delivery receipts (text + TLV form) with an
+// outcome mix, redelivery of unacknowledged receipts after a reconnect, and counters.
 //
 // Deterministic rules, whatever the random shares say (so tests can force outcomes by destination number):
 //   ...0000 -> submit_sm answered ESME_RINVDSTADR
@@ -12,10 +12,11 @@ import type { Logger } from "../adapter";
 import { silentLogger } from "../adapter";
 import {
   ESME_RALYBND,
-  ESME_RBINDFAIL,
   ESME_RINVBNDSTS,
   ESME_RINVCMDID,
   ESME_RINVDSTADR,
+  ESME_RINVPASWD,
+  ESME_RINVSYSID,
   ESME_RTHROTTLED,
 } from "../smpp/errors";
 import { corkForTick } from "../smpp/link";
@@ -34,10 +35,15 @@ export interface SmscSimulatorOptions {
   host: string;
   /** 0 (default) picks a free port. */
   port: number;
-  /** When set, binds with another system_id get ESME_RBINDFAIL. */
+  /** When set, binds with another system_id get ESME_RINVSYSID. */
   systemId?: string | undefined;
-  /** When set, binds with another password get ESME_RBINDFAIL. */
+  /** When set, binds with another password get ESME_RINVPASWD. */
   password?: string | undefined;
+  /**
+   * Binds one system_id may hold at once (a transmitter + receiver pair is two), as SMSCs limit them per account;
+   * one more is answered ESME_RALYBND and its connection closed. Unlimited when unset.
+   */
+  maxBindsPerAccount?: number | undefined;
   /** Delay before each submit_sm_resp. */
   latencyMs: number;
   /** Max submit_sm per second per session (token bucket); beyond it ESME_RTHROTTLED. 0 = unlimited. */
@@ -89,7 +95,10 @@ export interface SimulatorSubmit {
 export interface SmscStats {
   sessions: number;
   binds: number;
+  /** Binds refused for their credentials. */
   bindFailures: number;
+  /** Binds refused because the account held maxBindsPerAccount already. */
+  bindsOverLimit: number;
   submitReceived: number;
   submitAccepted: number;
   submitThrottled: number;
@@ -220,6 +229,7 @@ function emptyStats(): Omit<SmscStats, "sessions" | "receiptsPending"> {
   return {
     binds: 0,
     bindFailures: 0,
+    bindsOverLimit: 0,
     submitReceived: 0,
     submitAccepted: 0,
     submitThrottled: 0,
@@ -368,12 +378,18 @@ class Smsc implements SmscSimulator {
       this.send(state, pdu.response({ command_status: ESME_RALYBND }));
       return;
     }
-    const { systemId, password } = this.options;
+    const { systemId, password, maxBindsPerAccount } = this.options;
     const systemIdOk = systemId === undefined || pdu.system_id === systemId;
     const passwordOk = password === undefined || pdu.password === password;
     if (!systemIdOk || !passwordOk) {
       this.counters.bindFailures++;
-      this.send(state, pdu.response({ command_status: ESME_RBINDFAIL }));
+      this.send(state, pdu.response({ command_status: systemIdOk ? ESME_RINVPASWD : ESME_RINVSYSID }));
+      state.session.close();
+      return;
+    }
+    if (maxBindsPerAccount !== undefined && this.bindsOf(pdu.system_id ?? "") >= maxBindsPerAccount) {
+      this.counters.bindsOverLimit++;
+      this.send(state, pdu.response({ command_status: ESME_RALYBND }));
       state.session.close();
       return;
     }
@@ -383,6 +399,12 @@ class Smsc implements SmscSimulator {
     this.send(state, pdu.response({ system_id: "SWITCHBOARD_SIM" }));
     this.logger.info({ role, systemId: state.systemId }, "smsc bound");
     if (role !== "transmitter") this.flushPending(state.systemId);
+  }
+
+  private bindsOf(systemId: string): number {
+    let binds = 0;
+    for (const state of this.states) if (state.role !== undefined && state.systemId === systemId) binds++;
+    return binds;
   }
 
   private onSubmit(state: SessionState, pdu: smpp.PDU): void {

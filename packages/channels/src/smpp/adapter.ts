@@ -13,6 +13,11 @@
 //     submit is ignored, so no message is ever reported twice.
 //   - send() while the link is down waits for the rebind, up to submitTimeoutMs (NOT_BOUND, retryable). Waiting for
 //     a window slot while bound is backpressure and has no deadline; the caller bounds its own concurrency.
+//   - A bind the SMSC refuses as busy (ESME_RALYBND, ESME_RBINDFAIL, or the connection closed at bind: SMSCs limit
+//     binds per account, and other processes may hold them all) fails what waits for it, and every send until a
+//     bind succeeds, at once with BIND_REFUSED (retryable): another process that holds a bind can send it (the
+//     workers hand the chunk on while another process says it holds a bind: SmppBindPresence, dispatch-chunk.ts).
+//     Other refusals (a wrong password, an unknown system id) wait for a bind as above: the channel's own failure.
 //   - Multipart: parts are pipelined; the outcome is ok only when every part is accepted, with the first part's id.
 //     The first failing part decides the failure, and parts not yet written are dropped. The parts' receipts are
 //     folded into one under the first part's id (multipart-receipts.ts): in this adapter's memory, or with shared
@@ -42,7 +47,7 @@ import type { EgressPolicy } from "../egress";
 import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
 import { encodeMessage } from "./encoding";
 import { ESME_RINVCMDID, ESME_RX_T_APPN, isThrottleStatus, smppStatus } from "./errors";
-import { SmppLink } from "./link";
+import { CLOSED_AT_BIND, SmppLink } from "./link";
 import { type LongMessage, MultipartReceipts, type PartStore } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
@@ -86,9 +91,16 @@ export interface SmppIdMemory {
   restarted(id: bigint, at: number): Promise<void>;
 }
 
+/** This adapter's transmitting bind, told to the other processes (they know who can send for the account). */
+export interface SmppBindPresence {
+  up(): void;
+  down(): void;
+}
+
 /** What the adapter shares with the other processes bound to the same SMSC account (none: it works alone). */
 export interface SmppSharedState {
   ids?: SmppIdMemory;
+  bind?: SmppBindPresence;
   /** Where long messages' parts and their receipts wait to be folded (multipart-receipts.ts). */
   parts?: PartStore;
 }
@@ -101,6 +113,10 @@ export interface SmppAdapter extends ChannelAdapter {
 }
 
 const MAX_PARTS = 255; // the concatenation IE counts parts in one octet
+/** A send this process cannot make now, another process bound to the account can (see the header). */
+export const BIND_REFUSED = "BIND_REFUSED";
+/** Bind refusals that say the account is busy (its binds held elsewhere), not that the channel is wrong. */
+const BUSY_REFUSALS: ReadonlySet<string> = new Set(["ESME_RALYBND", "ESME_RBINDFAIL", CLOSED_AT_BIND]);
 const CLOSE_DRAIN_MAX_MS = 5_000;
 /** The highest accepted id goes to the shared memory at most this often (the pipeline accepts thousands a second). */
 const IDS_NOTE_EVERY_MS = 1_000;
@@ -187,6 +203,8 @@ class SmppAdapterImpl implements SmppAdapter {
   private readonly sweepTimer: NodeJS.Timeout;
   /** When the transmitting link went down (or the adapter started); meaningful only while it is not bound. */
   private downSince = Date.now();
+  /** The transmitting link's last bind was refused as busy (see the header), until a bind succeeds. */
+  private bindRefused: string | undefined;
   private concatRef = Math.floor(Math.random() * 0x10000);
   private closing = false;
   private closed: Promise<void> | undefined;
@@ -195,6 +213,7 @@ class SmppAdapterImpl implements SmppAdapter {
   private previousBindMaxId: bigint | undefined;
   /** The account's highest id kept beyond this adapter (see the header), and this bind's highest not written yet. */
   private ids: SmppIdMemory | undefined;
+  private presence: SmppBindPresence | undefined;
   private bindMaxAt = 0;
   private idsUnwritten = false;
   private idsWrittenAt = 0;
@@ -254,6 +273,7 @@ class SmppAdapterImpl implements SmppAdapter {
       role: config.bindMode === "transceiver" ? "transceiver" : "transmitter",
       onBound: binds(() => this.onTxBound()),
       onDown: () => this.onTxDown(),
+      onRefused: (code) => this.onTxRefused(code),
     });
     this.rx =
       config.bindMode === "transmitter_receiver"
@@ -283,6 +303,7 @@ class SmppAdapterImpl implements SmppAdapter {
 
   useSharedState(state: SmppSharedState): void {
     this.ids = state.ids;
+    this.presence = state.bind;
     if (state.parts) this.multipart = new MultipartReceipts(state.parts);
   }
 
@@ -300,6 +321,7 @@ class SmppAdapterImpl implements SmppAdapter {
       return Promise.resolve(sendFailure("INVALID_DESTINATION", false, "destination is not an E.164 number"));
     }
     if (msg.text.length === 0) return Promise.resolve(sendFailure("EMPTY_MESSAGE", false));
+    if (this.bindRefused !== undefined && !this.tx.isBound) return Promise.resolve(this.refusedHere());
     const encoded = encodeMessage(msg.text, this.config.concatenation, this.concatRef);
     const total = encoded.parts.length;
     if (total > MAX_PARTS) {
@@ -363,6 +385,7 @@ class SmppAdapterImpl implements SmppAdapter {
     clearTimeout(this.resumeTimer);
     // The last answers may have raised the highest id: the next process bound to the account starts from it.
     await this.writeIds(Date.now(), true);
+    this.presence?.down();
     await Promise.all([this.tx.stop(), this.rx?.stop()]);
     this.failInflight("ADAPTER_CLOSED", "adapter closed before submit_sm_resp; the SMSC may have accepted it");
   }
@@ -521,6 +544,8 @@ class SmppAdapterImpl implements SmppAdapter {
    * process was bound, or before this process started).
    */
   private onTxBound(): void {
+    this.bindRefused = undefined;
+    this.presence?.up();
     const bind = ++this.txBinds;
     const ids = this.ids;
     if (ids === undefined) {
@@ -579,8 +604,28 @@ class SmppAdapterImpl implements SmppAdapter {
     this.idsFailing = true;
   }
 
+  /** A refused bind of the transmitting link: a busy account fails what waits for a bind (see the header). */
+  private onTxRefused(code: string): void {
+    if (!BUSY_REFUSALS.has(code)) return;
+    this.bindRefused = code;
+    for (const fifo of [this.retry, this.queue]) {
+      for (let submit = fifo.shift(); submit !== undefined; submit = fifo.shift()) {
+        this.fail(submit, BIND_REFUSED, true, this.refusedDetail());
+      }
+    }
+  }
+
+  private refusedHere(): SendOutcome {
+    return sendFailure(BIND_REFUSED, true, this.refusedDetail());
+  }
+
+  private refusedDetail(): string {
+    return `the SMSC refused the bind (${this.bindRefused}): the account's binds are held elsewhere`;
+  }
+
   private onTxDown(): void {
     this.downSince = Date.now();
+    this.presence?.down();
     void this.writeIds(this.downSince, true);
     if (this.bindMaxId !== undefined) this.previousBindMaxId = this.bindMaxId;
     this.bindMaxId = undefined;

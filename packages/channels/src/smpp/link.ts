@@ -25,11 +25,19 @@ export interface LinkOptions {
   onBound(): void;
   /** The bound session ended (dropped, unbound by the SMSC, or went silent). Not called for never-bound attempts. */
   onDown(): void;
+  /**
+   * The SMSC refused a bind: with the bind_resp's status code (e.g. "ESME_RALYBND"), or CLOSED_AT_BIND when it
+   * closed the connection after it, before answering. Not called for a connection that failed or a bind that timed
+   * out.
+   */
+  onRefused?(code: string): void;
   onPdu(pdu: smpp.PDU, link: SmppLink): void;
 }
 
 const UNBIND_GRACE_MS = 2_000;
 const SMPP_VERSION_34 = 0x34;
+/** What onRefused says when the SMSC closed the connection at bind instead of answering it. */
+export const CLOSED_AT_BIND = "CLOSED_AT_BIND";
 
 /**
  * Coalesces every PDU written in this tick into one TCP write: pipelined submits and batched responses would
@@ -55,6 +63,8 @@ export class SmppLink {
   private bindTimer: NodeJS.Timeout | undefined;
   private enquireTimer: NodeJS.Timeout | undefined;
   private enquireOutstanding = false;
+  /** A bind_* was written on the current session and neither answered nor timed out. */
+  private bindPending = false;
   /** Any PDU from the SMSC since our last enquire_link: a busy peer may answer it late but is plainly alive. */
   private heardFromPeer = false;
   private readonly label: string;
@@ -137,6 +147,7 @@ export class SmppLink {
     session.socket.setNoDelay(true); // corkForTick does the batching; Nagle would only add latency
     this.bindTimer = setTimeout(() => {
       this.options.logger.warn({ link: this.label, timeoutMs: this.options.bindTimeoutMs }, "smpp bind timed out");
+      this.bindPending = false;
       session.destroy();
     }, this.options.bindTimeoutMs);
     session.on("connect", () => this.bind(session));
@@ -157,13 +168,16 @@ export class SmppLink {
       system_type: systemType,
       interface_version: SMPP_VERSION_34,
     });
+    this.bindPending = true;
     session.send(pdu, (resp) => {
       if (session !== this.session) return;
       clearTimeout(this.bindTimer);
+      this.bindPending = false;
       if (resp.command_status !== 0) {
         const status = smppStatus(resp.command_status);
         this.options.logger.error({ link: this.label, status: status.code }, "smpp bind refused");
         session.destroy();
+        this.options.onRefused?.(status.code);
         return;
       }
       this.bound = true;
@@ -228,9 +242,15 @@ export class SmppLink {
     this.session = undefined;
     const wasBound = this.bound;
     this.bound = false;
+    const refused = this.bindPending && !this.stopped;
+    this.bindPending = false;
     if (wasBound) {
       this.options.logger.warn({ link: this.label }, "smpp link down");
       this.options.onDown();
+    } else if (refused) {
+      // Some SMSCs answer a bind beyond the account's limit by closing the connection.
+      this.options.logger.error({ link: this.label }, "smpp connection closed by the SMSC at bind");
+      this.options.onRefused?.(CLOSED_AT_BIND);
     }
     this.reconnectLater();
   }
