@@ -8,6 +8,7 @@ import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, batchJobId, batchJobKey, QUEUE, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import { seed } from "@switchboard/domain/seed";
+import type { LocalFileStorage } from "@switchboard/domain/storage";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildApp } from "../../apps/api/src/app";
@@ -192,7 +193,7 @@ describe("schedule tick", () => {
   });
 
   it("removes batch uploads no batch names once untouched for an hour, and only those", async () => {
-    const dir = path.join(harness.deps.uploadDir, "batches", "999999");
+    const dir = path.join((harness.deps.storage as LocalFileStorage).root, "batches", "999999");
     await mkdir(dir, { recursive: true });
     const orphan = path.join(dir, "orphan.upload");
     const named = path.join(dir, "named.upload");

@@ -7,6 +7,7 @@ import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { REFUSAL_STATUS_HEADER } from "@switchboard/contracts";
+import { createFileStorage } from "@switchboard/domain/storage";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import {
   jsonSchemaTransform,
@@ -93,6 +94,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate("deps", deps);
+  app.decorate("storage", deps.storage ?? createFileStorage(config));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook("onSend", async (req, reply) => {

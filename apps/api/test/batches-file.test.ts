@@ -64,7 +64,7 @@ async function upload(c: Account, data: Buffer, name = "numbers.csv", extra: Rec
 function ingestDeps(dispatched: string[] = []) {
   return {
     prisma: t.prisma,
-    uploadDir: t.config.UPLOAD_DIR,
+    storage: t.app.storage,
     jobs: {
       dispatch: async (id: bigint) => {
         dispatched.push(id.toString());

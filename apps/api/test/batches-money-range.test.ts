@@ -196,7 +196,7 @@ describe("a batch costing more than any balance may hold answers 402 and writes 
     const batchId = (uploaded.json() as { data: { batch: { id: string } } }).data.batch.id;
     const deps = {
       prisma: t.prisma,
-      uploadDir: t.config.UPLOAD_DIR,
+      storage: t.app.storage,
       jobs: { dispatch: async () => {} },
       log: { info: () => {}, warn: () => {} },
     };

@@ -165,7 +165,7 @@ describe("files", () => {
     const id = (created.data.batch as { id: string }).id;
     const deps = {
       prisma: t.prisma,
-      uploadDir: t.config.UPLOAD_DIR,
+      storage: t.app.storage,
       jobs: { dispatch: async () => {} },
       log: { info: () => {}, warn: () => {} },
     };

@@ -336,7 +336,7 @@ describe("use in SMS batches", () => {
     const id = created.body.data.batch.id;
     const deps = {
       prisma: t.prisma,
-      uploadDir: t.config.UPLOAD_DIR,
+      storage: t.app.storage,
       jobs: { dispatch: async () => {} },
       log: { info: () => {}, warn: () => {} },
     };

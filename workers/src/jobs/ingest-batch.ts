@@ -8,15 +8,12 @@ import type { IngestBatchJob } from "@switchboard/contracts";
 import { abandonIngest, type IngestDeps, type IngestOutcome, ingestBatch as ingest } from "@switchboard/domain/batches";
 import type { WorkerDeps } from "../lib/deps";
 
-export type IngestBatchDeps = Pick<WorkerDeps, "prisma" | "queues" | "logger"> & {
-  /** config.UPLOAD_DIR: where the API stored the file. */
-  uploadDir: string;
-};
+export type IngestBatchDeps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "storage">;
 
 function ingestDeps(deps: IngestBatchDeps): IngestDeps {
   return {
     prisma: deps.prisma,
-    uploadDir: deps.uploadDir,
+    storage: deps.storage,
     log: deps.logger,
     jobs: { dispatch: (batchId) => deps.queues.dispatchBatches([batchId.toString()]) },
   };

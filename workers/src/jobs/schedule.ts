@@ -18,7 +18,7 @@ import { sweepUploads } from "./upload-sweep";
 
 type Deps = Pick<
   WorkerDeps,
-  "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix" | "uploadDir" | "journal"
+  "prisma" | "queues" | "logger" | "tuning" | "redis" | "redisPrefix" | "storage" | "journal"
 >;
 
 /** Batches handled per kind and tick; the rest wait for the next tick. */

@@ -7,6 +7,7 @@ import { bullPrefix, DEFAULT_RETRY_POLICIES, type QueueRetryPolicies } from "@sw
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import type { Config } from "@switchboard/domain/config";
 import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/domain/outage-log";
+import { createFileStorage, type FileStorage, type StorageConfig } from "@switchboard/domain/storage";
 import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
@@ -23,8 +24,9 @@ import { SmppBinds } from "./smpp-binds";
 
 export type WorkerConfig = Pick<
   Config,
-  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW" | "UPLOAD_DIR"
->;
+  "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW"
+> &
+  StorageConfig;
 
 export interface Tuning {
   /** Recipients per dispatch-chunk job. */
@@ -120,8 +122,8 @@ export interface WorkerDeps {
   tuning: Tuning;
   /** Redis connection settings for the BullMQ workers (each opens its own blocking connection). */
   redisUrl: string;
-  /** UPLOAD_DIR: where the API stores batch files for ingest. */
-  uploadDir: string;
+  /** Where the API stores batch files for ingest (STORAGE: UPLOAD_DIR or an S3 bucket). */
+  storage: FileStorage;
   /** This process's Prometheus metrics (metrics.ts), read by the ops server. */
   metrics: WorkerMetrics;
   /** A lost Redis or PostgreSQL: one log line at a bounded rate (@switchboard/domain/outage-log). */
@@ -229,7 +231,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     egress,
     tuning,
     redisUrl: config.REDIS_URL,
-    uploadDir: config.UPLOAD_DIR,
+    storage: createFileStorage(config),
     metrics,
     outages,
   };

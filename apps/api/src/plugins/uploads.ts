@@ -1,19 +1,15 @@
 // File uploads (multipart/form-data): the parser with conservative limits, a reader that collects a form's
 // text fields and files for one route, recognition of a file's kind by its first bytes (the name and the
-// declared type are the client's word, not evidence), and storage under config.UPLOAD_DIR with random names
-// (where a stored file is, storedPath, is the domain package's: the workers read uploads too).
+// declared type are the client's word, not evidence), and storage with random names in the process's file
+// storage (app.storage: UPLOAD_DIR or an S3 bucket, @switchboard/domain/storage; the workers read uploads too).
 // Stored files are private: they are served only by routes that check who asks (never by a static handler).
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import multipart from "@fastify/multipart";
-import { storedPath } from "@switchboard/domain/uploads";
+import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AppError } from "../lib/errors";
-
-/** Where a stored file is (the domain package's: the workers read uploads too); part of this module's surface. */
-export { storedPath };
 
 /** Defaults for every multipart request; a route's reader narrows them further. */
 const DEFAULT_LIMITS = {
@@ -132,20 +128,16 @@ export async function readUpload(req: FastifyRequest, spec: UploadSpec): Promise
   return { fields, files };
 }
 
-/** Writes a file under uploadDir/<folder...>/<random>.<kind> and returns that path relative to uploadDir. */
-export async function storeUpload(uploadDir: string, folder: string[], file: UploadedFile): Promise<string> {
-  const rel = path.posix.join(...folder, `${randomBytes(16).toString("hex")}.${file.kind}`);
-  const abs = storedPath(uploadDir, rel);
-  await mkdir(path.dirname(abs), { recursive: true });
-  // wx: never overwrite (a random name colliding would be a bug worth hearing about); 0600: not world-readable.
-  await writeFile(abs, file.data, { flag: "wx", mode: 0o600 });
-  return rel;
+/** Stores a file as <folder...>/<random>.<kind> (UPLOAD_DIR-relative, or the object key) and returns that key. */
+export async function storeUpload(storage: FileStorage, folder: string[], file: UploadedFile): Promise<string> {
+  const key = path.posix.join(...folder, `${randomBytes(16).toString("hex")}.${file.kind}`);
+  await storage.put(key, file.data);
+  return key;
 }
 
 /** Removes stored files (after a failed transaction); returns the errors of those that could not be removed. */
-export async function removeStored(uploadDir: string, rels: string[]): Promise<unknown[]> {
-  const results = await Promise.allSettled(rels.map((rel) => rm(storedPath(uploadDir, rel), { force: true })));
-  return results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+export function removeStored(storage: FileStorage, keys: string[]): Promise<unknown[]> {
+  return storage.remove(keys);
 }
 
 export default fp(

@@ -11,11 +11,10 @@
 //   - cancelled or rejected meanwhile: nothing written, the file removed;
 //   - anything else (database or Redis down) throws, and the job is retried: nothing was written.
 // Running it twice is harmless: a batch whose file was already read is left alone.
-import { rm } from "node:fs/promises";
 import { BatchStatus, encodeBatchReason } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { AppError } from "../errors";
-import { storedPath } from "../uploads";
+import { type FileStorage, isMissing, type LocalFile } from "../storage";
 import type { BatchJobs } from "./batch-jobs";
 import { storedContent } from "./batch-row";
 import { assertMaySubmit, loadCustomer, loadTenantRules, numberReading } from "./context";
@@ -25,8 +24,8 @@ import { NumberSorter } from "./number-sorter";
 
 export interface IngestDeps {
   prisma: PrismaClient;
-  /** config.UPLOAD_DIR */
-  uploadDir: string;
+  /** Where the API stored the file (config.STORAGE: UPLOAD_DIR or the bucket). */
+  storage: FileStorage;
   jobs: Pick<BatchJobs, "dispatch">;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
@@ -44,9 +43,11 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   const filePath = batch.filePath;
 
   const customer = await loadCustomer(prisma, batch.userId);
+  // The file is read once or twice (countFile): one local copy serves both when the storage needs one (S3).
+  const file = localCopy(deps.storage, filePath);
   try {
     assertMaySubmit(customer, new Date());
-    if (batch.totalCount === 0) await countFile(deps, batchId, filePath);
+    if (batch.totalCount === 0) await countFile(deps, batchId, file);
     const rules = await loadTenantRules(prisma, customer.tenantId);
     const sorted = new NumberSorter(numberReading({ customer, rules }));
     const spec: BatchSpec = {
@@ -70,7 +71,7 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       target: { kind: "ingest", batchId, spec },
       sorted,
       read: async (added) => {
-        await readFile(deps, filePath, (raw) => {
+        await readFile(file, (raw) => {
           sorted.add(raw);
           added();
         });
@@ -86,11 +87,13 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
           });
       },
     });
+    await file.release();
     await removeFile(deps, filePath);
     deps.log.info({ batchId: job.batchId, status: made.status }, "batch file ingested");
     if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, batchId, batch.scheduledAt);
     return "materialized";
   } catch (err) {
+    await file.release();
     if (err instanceof BatchGoneError) {
       await removeFile(deps, filePath);
       return "gone";
@@ -104,11 +107,29 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   }
 }
 
-async function readFile(deps: IngestDeps, filePath: string, onNumber: (raw: string) => void): Promise<number> {
+/** The stored file as a local path, fetched at the first read and kept until release (which is safe to repeat). */
+function localCopy(storage: FileStorage, key: string) {
+  let held: Promise<LocalFile> | null = null;
+  return {
+    path: async () => {
+      held ??= storage.localFile(key);
+      return (await held).path;
+    },
+    release: async () => {
+      const was = held;
+      held = null;
+      if (was) await was.then((f) => f.release()).catch(() => {});
+    },
+  };
+}
+
+type FileCopy = ReturnType<typeof localCopy>;
+
+async function readFile(file: FileCopy, onNumber: (raw: string) => void): Promise<number> {
   try {
-    return await readNumberFile(storedPath(deps.uploadDir, filePath), onNumber);
+    return await readNumberFile(await file.path(), onNumber);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new AppError(409, "batch.ingest_file_missing");
+    if (isMissing(err)) throw new AppError(409, "batch.ingest_file_missing");
     throw err;
   }
 }
@@ -120,8 +141,8 @@ async function readFile(deps: IngestDeps, filePath: string, onNumber: (raw: stri
  * bound) is refused before anything is written. The price is one more read: about 0.4 s per million text
  * lines, about as long as the parse itself for an XLSX sheet.
  */
-async function countFile(deps: IngestDeps, batchId: bigint, filePath: string): Promise<void> {
-  const totalCount = await readFile(deps, filePath, () => {});
+async function countFile(deps: IngestDeps, batchId: bigint, file: FileCopy): Promise<void> {
+  const totalCount = await readFile(file, () => {});
   await deps.prisma.messageBatch.updateMany({
     where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
     data: { totalCount },
@@ -152,11 +173,8 @@ async function enqueueDispatch(deps: IngestDeps, batchId: bigint, scheduledAt: D
 
 /** The numbers are in the database now; the upload (personal data) is not kept. */
 async function removeFile(deps: IngestDeps, filePath: string): Promise<void> {
-  try {
-    await rm(storedPath(deps.uploadDir, filePath), { force: true });
-  } catch (err) {
+  for (const err of await deps.storage.remove([filePath]))
     deps.log.warn({ err, filePath }, "could not remove an ingested batch file");
-  }
 }
 
 /**

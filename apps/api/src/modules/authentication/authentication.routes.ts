@@ -1,6 +1,4 @@
 // Identity authentication calls of spec section 7, and the seven-day exemption (who may call: docs/permissions.md).
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import {
   AUTH_DOCUMENT_FIELD,
   AUTH_DOCUMENT_KINDS,
@@ -40,8 +38,7 @@ const documentUpload = {
 };
 
 export const authenticationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = app.deps;
-  const { prisma, config } = deps;
+  const { prisma } = app.deps;
   const staff = [app.authenticate, app.requireRoles(SUPER_ADMIN, ADMIN, AGENT)];
 
   app.post(
@@ -92,7 +89,7 @@ export const authenticationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const form = await readUpload(req, documentUpload);
-      return saveAuthentication(deps, principalOf(req), form, req.log);
+      return saveAuthentication({ prisma, storage: app.storage }, principalOf(req), form, req.log);
     },
   );
 
@@ -141,18 +138,16 @@ export const authenticationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const doc = await findDocument(prisma, principalOf(req), config.UPLOAD_DIR, req.query.id, req.query.index);
-      const info = await stat(doc.path).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === "ENOENT") throw notFound("entity.document");
-        throw err;
-      });
+      const doc = await findDocument(prisma, principalOf(req), req.query.id, req.query.index);
+      const info = await app.storage.stat(doc.key);
+      if (!info) throw notFound("entity.document");
       return reply
         .type(CONTENT_TYPES[doc.kind])
         .header("content-length", info.size)
         .header("content-disposition", `inline; filename="${doc.fileName}"`)
         .header("cache-control", "private, no-store")
         .header("x-content-type-options", "nosniff")
-        .send(createReadStream(doc.path));
+        .send(await app.storage.read(doc.key));
     },
   );
 };

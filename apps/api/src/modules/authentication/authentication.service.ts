@@ -12,21 +12,14 @@ import {
   type SevenDayAuthenticateResult,
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
+import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger } from "fastify";
-import type { Deps } from "../../deps";
 import { AppError, conflict, notFound, parseInput } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { findManagedCustomer, managedCustomersWhere, tenantWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
-import {
-  type FileKind,
-  removeStored,
-  storedKind,
-  storedPath,
-  storeUpload,
-  type UploadForm,
-} from "../../plugins/uploads";
+import { type FileKind, removeStored, storedKind, storeUpload, type UploadForm } from "../../plugins/uploads";
 
 // ---------------------------------------------------------------- seven-day exemption
 
@@ -148,12 +141,12 @@ const SUBMITTABLE = [AuthStatus.NOT_AUTHENTICATED, AuthStatus.REJECTED];
  * Documents are written first (no file I/O inside the transaction) and removed again if the transaction fails.
  */
 export async function saveAuthentication(
-  deps: Deps,
+  deps: { prisma: PrismaClient; storage: FileStorage },
   p: Principal,
   form: UploadForm,
   log: FastifyBaseLogger,
 ): Promise<AuthenticationRow> {
-  const { prisma, config } = deps;
+  const { prisma, storage } = deps;
   const fields = parseInput(authenticationSaveFields, form.fields);
   if (form.files.length === 0)
     throw new AppError(400, "authentication.documents_required", { max: AUTH_DOCUMENT_MAX_FILES });
@@ -166,7 +159,7 @@ export async function saveAuthentication(
   const stored: string[] = [];
   try {
     for (const file of form.files) {
-      stored.push(await storeUpload(config.UPLOAD_DIR, ["authentication", String(tenantId)], file));
+      stored.push(await storeUpload(storage, ["authentication", String(tenantId)], file));
     }
     return await prisma.$transaction(async (tx) => {
       const moved = await tx.user.updateMany({
@@ -195,7 +188,7 @@ export async function saveAuthentication(
       return toRow(created);
     });
   } catch (err) {
-    const leftovers = await removeStored(config.UPLOAD_DIR, stored);
+    const leftovers = await removeStored(storage, stored);
     for (const e of leftovers) log.warn({ err: e }, "could not remove an authentication document after a failed save");
     throw err;
   }
@@ -238,22 +231,17 @@ export async function reviewAuthentication(
 // ---------------------------------------------------------------- documents
 
 export interface StoredDocument {
-  path: string;
+  /** Its storage key (UPLOAD_DIR-relative path). */
+  key: string;
   kind: FileKind;
   fileName: string;
 }
 
 /** A document of a submission the caller may see (owner, its agent, its tenant's admins, super admins). */
-export async function findDocument(
-  db: Db,
-  p: Principal,
-  uploadDir: string,
-  id: number,
-  index: number,
-): Promise<StoredDocument> {
+export async function findDocument(db: Db, p: Principal, id: number, index: number): Promise<StoredDocument> {
   const row = await findVisible(db, p, id, { id: true, documents: true });
   const rel = row.documents[index];
   const kind = rel ? storedKind(rel) : null;
   if (!rel || !kind) throw notFound("entity.document");
-  return { path: storedPath(uploadDir, rel), kind, fileName: `authentication-${row.id}-${index + 1}.${kind}` };
+  return { key: rel, kind, fileName: `authentication-${row.id}-${index + 1}.${kind}` };
 }

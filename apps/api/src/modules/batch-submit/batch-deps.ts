@@ -3,6 +3,7 @@
 // one outcome subscriber (outcome-signal.ts). Registered in app.ts before those modules; they read app.batchDeps.
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { Redis } from "ioredis";
@@ -13,8 +14,8 @@ export interface BatchDeps {
   redis: Redis;
   /** config.REDIS_PREFIX */
   redisPrefix: string;
-  /** config.UPLOAD_DIR */
-  uploadDir: string;
+  /** Where batch files are stored (app.storage: UPLOAD_DIR or an S3 bucket). */
+  storage: FileStorage;
   jobs: BatchJobs;
   /** Mode 1: how long the answer waits for the provider's outcome before saying "sending". */
   singleWaitMs: number;
@@ -39,7 +40,7 @@ export const batchDepsPlugin = fp(
       prisma,
       redis,
       redisPrefix: config.REDIS_PREFIX,
-      uploadDir: config.UPLOAD_DIR,
+      storage: app.storage,
       jobs,
       singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
       outcomes,

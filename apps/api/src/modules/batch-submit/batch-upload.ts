@@ -1,21 +1,20 @@
-// Receiving a batch file (multipart/form-data): the text fields, and the one file part streamed to disk under
-// config.UPLOAD_DIR (never held in memory: up to 50 MB), with its size and sha256. What the file holds is
-// checked afterwards by reading it back (number-file.ts); whoever calls this removes the file on refusal.
+// Receiving a batch file (multipart/form-data): the text fields, and the one file part streamed into the file
+// storage (app.storage: under config.UPLOAD_DIR, or an S3 bucket; never held in memory: up to 50 MB), with its
+// size and sha256. What the file holds is checked afterwards by reading it back (number-file.ts); whoever calls
+// this removes the file on refusal.
 import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { pipeline, Transform } from "node:stream";
 import { BATCH_FILE_FIELD, BATCH_FILE_MAX_BYTES } from "@switchboard/contracts";
+import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { AppError, badRequest } from "../../lib/errors";
-import { removeStored, storedPath } from "../../plugins/uploads";
+import { removeStored } from "../../plugins/uploads";
 
 export interface BatchUpload {
   /** Text fields by name; validate them with the route's contract. */
   fields: Record<string, unknown>;
-  /** Path relative to the upload directory. */
+  /** Its storage key: the path relative to the upload directory. */
   relPath: string;
   /** The client's file name, cleaned (for display only). */
   fileName: string;
@@ -61,9 +60,12 @@ function uploadError(err: unknown): unknown {
   return err;
 }
 
-/** Streams one file part to disk, hashing it on the way. */
-async function storeStream(source: NodeJS.ReadableStream, absPath: string): Promise<{ bytes: number; sha256: string }> {
-  await mkdir(path.dirname(absPath), { recursive: true });
+/** Streams one file part into the storage, hashing it on the way. */
+async function storeStream(
+  source: NodeJS.ReadableStream,
+  storage: FileStorage,
+  key: string,
+): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash("sha256");
   let bytes = 0;
   const tap = new Transform({
@@ -73,18 +75,21 @@ async function storeStream(source: NodeJS.ReadableStream, absPath: string): Prom
       done(null, chunk);
     },
   });
-  // wx: never overwrite; 0600: the numbers are personal data.
-  await pipeline(source, tap, createWriteStream(absPath, { flags: "wx", mode: 0o600 }));
+  // One pipeline: the parser's error (FST_REQ_FILE_TOO_LARGE...) fails the tap, so put throws it; a storage that
+  // fails destroys the tap, and with it the file part.
+  const tapped = pipeline(source, tap, () => {});
+  // The local disk writes it 0600 and never over an existing file: the numbers are personal data.
+  await storage.put(key, tapped, { maxBytes: BATCH_FILE_MAX_BYTES });
   return { bytes, sha256: hash.digest("hex") };
 }
 
 /**
  * Reads a multipart form with exactly one file in field `file` (any order of parts) and stores the file under
- * uploadDir/<folder...>/<random>.upload. Nothing is kept when this throws.
+ * <folder...>/<random>.upload in the storage. Nothing is kept when this throws.
  */
 export async function receiveBatchUpload(
   req: FastifyRequest,
-  uploadDir: string,
+  storage: FileStorage,
   folder: string[],
 ): Promise<BatchUpload> {
   if (!req.isMultipart()) throw new AppError(400, "error.unsupported_media_type");
@@ -101,13 +106,13 @@ export async function receiveBatchUpload(
       if (part.fieldname !== BATCH_FILE_FIELD)
         throw new AppError(400, "upload.unknown_file_field", { field: part.fieldname });
       relPath = path.posix.join(...folder, `${randomBytes(16).toString("hex")}.upload`);
-      const { bytes, sha256 } = await storeStream(part.file, storedPath(uploadDir, relPath));
+      const { bytes, sha256 } = await storeStream(part.file, storage, relPath);
       stored = { relPath, fileName: cleanFileName(part.filename), bytes, sha256 };
     }
     if (!stored) throw badRequest("batch.file_required", { field: BATCH_FILE_FIELD });
     return { fields, ...stored };
   } catch (err) {
-    if (relPath) await discardUpload(uploadDir, relPath, req.log);
+    if (relPath) await discardUpload(storage, relPath, req.log);
     throw uploadError(err);
   }
 }
@@ -116,6 +121,6 @@ export async function receiveBatchUpload(
  * Removes a stored upload that will not be used. A failure to remove it must not hide the answer the caller is
  * giving (usually a refusal), so it is logged, not thrown.
  */
-export async function discardUpload(uploadDir: string, relPath: string, log: FastifyBaseLogger): Promise<void> {
-  for (const err of await removeStored(uploadDir, [relPath])) log.warn({ err }, "could not remove a batch upload");
+export async function discardUpload(storage: FileStorage, relPath: string, log: FastifyBaseLogger): Promise<void> {
+  for (const err of await removeStored(storage, [relPath])) log.warn({ err }, "could not remove a batch upload");
 }

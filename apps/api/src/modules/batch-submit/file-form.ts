@@ -12,6 +12,6 @@ export const FILE_FORM_DESCRIPTION =
   "productId or productCode, taskType (1 screening, 2 message), content (JSON text of the product's content, " +
   'e.g. {"product":3000,"text":"Hello"}) and scheduledAt (optional ISO 8601).';
 
-/** Where a customer's uploads go: uploadDir/batches/<tenant>/. */
+/** Where a customer's uploads go: batches/<tenant>/ in the storage (under UPLOAD_DIR, or the bucket). */
 export const uploadReceiver = (deps: BatchDeps, req: FastifyRequest) => (tenantId: number) =>
-  receiveBatchUpload(req, deps.uploadDir, ["batches", String(tenantId)]);
+  receiveBatchUpload(req, deps.storage, ["batches", String(tenantId)]);

@@ -35,8 +35,8 @@ import { needsReview } from "@switchboard/domain/batches/review";
 import { assertSenderIdApproved } from "@switchboard/domain/batches/sender-id-usage";
 import { templateOf } from "@switchboard/domain/batches/whatsapp-templates";
 import { needsOpenWindow, openWindows } from "@switchboard/domain/batches/whatsapp-window";
+import { withLocalFile } from "@switchboard/domain/storage";
 import { parseInput } from "../../lib/errors";
-import { storedPath } from "../../plugins/uploads";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
 import { summariseNumberFile } from "./file-summary";
@@ -200,16 +200,12 @@ export async function preSubmitFile(
     const fields: SubmitPreFileFields = parseInput(submitPreFileFields, upload.fields);
     const { ctx, product } = await prepare(deps, userId, fields);
     const open = await windowsFor(deps, ctx, fields);
-    const tally = await summariseNumberFile(
-      storedPath(deps.uploadDir, upload.relPath),
-      numberReading(ctx),
-      signal,
-      undefined,
-      open,
-      await optedOutAll(deps.prisma, ctx.customer.id),
+    const optedOut = await optedOutAll(deps.prisma, ctx.customer.id);
+    const tally = await withLocalFile(deps.storage, upload.relPath, (file) =>
+      summariseNumberFile(file, numberReading(ctx), signal, undefined, open, optedOut),
     );
     return await summarise(deps, ctx, product.id, fields, tally, lang, now);
   } finally {
-    await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+    await discardUpload(deps.storage, upload.relPath, deps.log);
   }
 }

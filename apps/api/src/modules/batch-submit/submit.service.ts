@@ -35,8 +35,8 @@ import { checkNumberFile } from "@switchboard/domain/batches/number-file";
 import { decodeOutcome, NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import type { BatchQuote } from "@switchboard/domain/batches/quote";
 import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
+import { withLocalFile } from "@switchboard/domain/storage";
 import { AppError, parseInput } from "../../lib/errors";
-import { storedPath } from "../../plugins/uploads";
 import { withIdempotencyKey } from "../developer/idempotency";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
@@ -291,7 +291,7 @@ export async function submitFileBatch(
       createFileBatch(deps, userId, fields, upload, opts, now),
     );
   } catch (err) {
-    await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+    await discardUpload(deps.storage, upload.relPath, deps.log);
     throw err;
   }
 }
@@ -307,7 +307,7 @@ async function createFileBatch(
   const key = opts.idempotencyKey ?? null;
   const earlier = await batchByKey(deps.prisma, userId, key);
   if (earlier !== null) {
-    await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+    await discardUpload(deps.storage, upload.relPath, deps.log);
     return { result: { batch: await batchRowById(deps.prisma, earlier, opts.lang) }, replayed: true };
   }
   const { ctx, spec } = await prepare(
@@ -323,7 +323,7 @@ async function createFileBatch(
   // event loop): a small file is read whole and refused or counted at once; a large one's other refusals (no
   // number, too many, a bad row further down) come from the ingest job, which ends the batch in 13 with the
   // reason, and its totalCount (0 until then) is set when the ingest has counted it.
-  const totalCount = (await checkNumberFile(storedPath(deps.uploadDir, upload.relPath))) ?? 0;
+  const totalCount = (await withLocalFile(deps.storage, upload.relPath, (file) => checkNumberFile(file))) ?? 0;
 
   let batchId: bigint;
   try {
@@ -354,7 +354,7 @@ async function createFileBatch(
     if (key && isUniqueViolation(err)) {
       const winner = await batchByKey(deps.prisma, userId, key);
       if (winner !== null) {
-        await discardUpload(deps.uploadDir, upload.relPath, deps.log);
+        await discardUpload(deps.storage, upload.relPath, deps.log);
         return { result: { batch: await batchRowById(deps.prisma, winner, opts.lang) }, replayed: true };
       }
     }

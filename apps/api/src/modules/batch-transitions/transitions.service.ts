@@ -72,7 +72,7 @@ async function refundWhole(
 }
 
 async function dropPendingFile(deps: BatchDeps, filePath: string | null): Promise<void> {
-  if (filePath) await discardUpload(deps.uploadDir, filePath, deps.log);
+  if (filePath) await discardUpload(deps.storage, filePath, deps.log);
 }
 
 async function enqueueDispatch(deps: BatchDeps, id: bigint, scheduledAt: Date | null) {

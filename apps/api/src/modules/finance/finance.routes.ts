@@ -1,6 +1,5 @@
 // Finance calls: recharge and deduct, gifts, the balance log, consume records and remittances.
 // Who may call each, and the reseller model behind them: docs/finance.md.
-import { createReadStream } from "node:fs";
 import {
   balanceChangeResult,
   balanceLogList,
@@ -57,8 +56,8 @@ async function readRemitForm(req: FastifyRequest): Promise<UploadForm> {
 }
 
 export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { prisma, config } = app.deps;
-  const remitDeps = { prisma, uploadDir: config.UPLOAD_DIR };
+  const { prisma } = app.deps;
+  const remitDeps = { prisma, storage: app.storage };
   const signedIn = [app.authenticate];
   const staff = [app.authenticate, app.requireRoles(SUPER_ADMIN, ADMIN, AGENT)];
   const customer = [app.authenticate, app.requireRoles(USER)];
@@ -243,7 +242,7 @@ export const financeRoutes: FastifyPluginAsyncZod = async (app) => {
         .header("content-disposition", `inline; filename="${proof.fileName}"`)
         .header("cache-control", "private, no-store")
         .header("x-content-type-options", "nosniff")
-        .send(createReadStream(proof.path));
+        .send(await app.storage.read(proof.key));
     },
   );
 };

@@ -14,25 +14,19 @@ import {
 } from "@switchboard/contracts";
 import type { Db, Prisma, PrismaClient } from "@switchboard/db";
 import { LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
+import type { FileStorage } from "@switchboard/domain/storage";
 import { conflict, notFound } from "../../lib/errors";
 import { createdBetween, pageArgs } from "../../lib/listing";
 import { actingTenant, managedCustomersWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
-import {
-  CONTENT_TYPES,
-  removeStored,
-  storedKind,
-  storedPath,
-  storeUpload,
-  type UploadedFile,
-} from "../../plugins/uploads";
+import { CONTENT_TYPES, removeStored, storedKind, storeUpload, type UploadedFile } from "../../plugins/uploads";
 import { moveBalance } from "./finance.service";
 
 export interface RemittanceDeps {
   prisma: PrismaClient;
-  /** config.UPLOAD_DIR: where proofs are stored. */
-  uploadDir: string;
+  /** Where proofs are stored (app.storage: UPLOAD_DIR or an S3 bucket). */
+  storage: FileStorage;
 }
 
 const rowSelect = {
@@ -113,7 +107,7 @@ export async function createRemittance(
   proof: UploadedFile | undefined,
 ): Promise<RemittanceRow> {
   const tenantId = actingTenant(p);
-  const proofPath = proof ? await storeUpload(deps.uploadDir, ["remittances", String(tenantId)], proof) : null;
+  const proofPath = proof ? await storeUpload(deps.storage, ["remittances", String(tenantId)], proof) : null;
   let id: number;
   try {
     const created = await deps.prisma.remittance.create({
@@ -132,7 +126,7 @@ export async function createRemittance(
   } catch (err) {
     // No row points at the stored proof: remove it, and report a failed removal beside the original error.
     if (proofPath) {
-      const leftovers = await removeStored(deps.uploadDir, [proofPath]);
+      const leftovers = await removeStored(deps.storage, [proofPath]);
       if (leftovers.length > 0)
         throw new AggregateError([err, ...leftovers], "remittance not saved; proof left on disk");
     }
@@ -221,7 +215,8 @@ export async function rejectRemittance(
 }
 
 export interface ProofFile {
-  path: string;
+  /** Its storage key (UPLOAD_DIR-relative path). */
+  key: string;
   contentType: string;
   fileName: string;
 }
@@ -234,7 +229,7 @@ export async function remittanceProof(deps: RemittanceDeps, p: Principal, id: nu
   // Proofs are stored under names this module chose (storeUpload): anything else is a bug, answered 500.
   if (!kind) throw new Error(`remittance ${r.id}: stored proof has an unknown kind`);
   return {
-    path: storedPath(deps.uploadDir, r.proofPath),
+    key: r.proofPath,
     contentType: CONTENT_TYPES[kind],
     fileName: `remittance-${r.id}.${kind}`,
   };

@@ -1,7 +1,5 @@
 // Website-config management (admins of the tenant; super admins for the tenant they name) and the public
 // logo files. GET /website/config (website.routes.ts) reads the same rows by host.
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import {
   UserType,
   WEBSITE_LOGO_FIELD,
@@ -74,7 +72,7 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: websiteConfigRow },
       },
     },
-    async (req) => saveWebsiteConfig(prisma, principalOf(req), req.body, base(req), config.UPLOAD_DIR, req.log),
+    async (req) => saveWebsiteConfig(prisma, principalOf(req), req.body, base(req), app.storage, req.log),
   );
 
   app.post(
@@ -83,7 +81,7 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: admins,
       schema: { tags, security, summary: "Delete a website config of the tenant", body: websiteDeleteBody },
     },
-    async (req) => deleteWebsiteConfig(prisma, principalOf(req), req.body, config.UPLOAD_DIR, req.log),
+    async (req) => deleteWebsiteConfig(prisma, principalOf(req), req.body, app.storage, req.log),
   );
 
   app.post(
@@ -106,7 +104,7 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const fields = parseInput(websiteLogoFields, form.fields);
       const file = form.files[0];
       if (!file) throw new AppError(400, "validation.required", { field: WEBSITE_LOGO_FIELD });
-      return storeLogo(prisma, principalOf(req), fields.tenantId, file, config.UPLOAD_DIR, base(req), req.log);
+      return storeLogo(prisma, principalOf(req), fields.tenantId, file, app.storage, base(req), req.log);
     },
   );
 
@@ -121,18 +119,16 @@ export const websiteAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const file = logoFile(config.UPLOAD_DIR, req.params.tenantId, req.params.name);
-      const info = await stat(file.path).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === "ENOENT") throw notFound("entity.website_logo");
-        throw err;
-      });
+      const file = logoFile(req.params.tenantId, req.params.name);
+      const info = await app.storage.stat(file.key);
+      if (!info) throw notFound("entity.website_logo");
       return reply
         .type(CONTENT_TYPES[file.kind])
         .header("content-length", info.size)
         .header("cache-control", "public, max-age=86400, immutable")
         .header("x-content-type-options", "nosniff")
         .header("content-security-policy", "default-src 'none'")
-        .send(createReadStream(file.path));
+        .send(await app.storage.read(file.key));
     },
   );
 };

@@ -1,12 +1,12 @@
 // Website configs (branding by host) managed by a tenant's admin, or a super admin for a chosen tenant, and
-// their logos: uploaded images (PNG/JPG by content) stored under UPLOAD_DIR/website/<tenantId>/ and served
+// their logos: uploaded images (PNG/JPG by content) stored as website/<tenantId>/... (app.storage: under
+// UPLOAD_DIR, or an S3 bucket) and served
 // publicly by GET /website/logo/<tenantId>/<name> (logos appear on the sign-in pages, before any session).
 //
 // A host decides the tenant of everything before sign-in (branding, sign-in, registration), so it is a
 // platform-wide identity: a tenant admin's new or changed host waits for a super admin's approval (a save by a
 // super admin approves) and resolves nothing until then; a host held by any config answers a tenant admin
 // "not available", naming nobody (docs/decisions.md, "Website hosts").
-import { readdir, stat } from "node:fs/promises";
 import {
   UserType,
   WEBSITE_LOGO_PATH,
@@ -17,10 +17,11 @@ import {
   type WebsiteSaveBody,
 } from "@switchboard/contracts";
 import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
+import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger } from "fastify";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors";
 import type { Principal } from "../../plugins/auth";
-import { removeStored, storedPath, storeUpload, type UploadedFile } from "../../plugins/uploads";
+import { removeStored, storeUpload, type UploadedFile } from "../../plugins/uploads";
 import { settingsTenant } from "../settings/tenant-choice";
 
 const LOGO_FOLDER = "website";
@@ -87,13 +88,8 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** A logo path the config does not hold yet must name a stored upload (a swept one is gone). */
-async function requireStoredLogo(uploadDir: string, logo: string) {
-  try {
-    await stat(storedPath(uploadDir, storedRel(logo)));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw badRequest("website.logo_missing");
-    throw err;
-  }
+async function requireStoredLogo(storage: FileStorage, logo: string) {
+  if (!(await storage.stat(storedRel(logo)))) throw badRequest("website.logo_missing");
 }
 
 interface HostState {
@@ -130,7 +126,7 @@ export async function saveWebsiteConfig(
   p: Principal,
   body: WebsiteSaveBody,
   base: string,
-  uploadDir: string,
+  storage: FileStorage,
   log: FastifyBaseLogger,
 ): Promise<WebsiteConfigRow> {
   const tenantId = await settingsTenant(prisma, p, body.tenantId);
@@ -167,7 +163,7 @@ export async function saveWebsiteConfig(
         });
       }
       for (const logo of [fields.logo, fields.logoSmall]) {
-        if (logo && logo !== old?.logo && logo !== old?.logoSmall) await requireStoredLogo(uploadDir, logo);
+        if (logo && logo !== old?.logo && logo !== old?.logoSmall) await requireStoredLogo(storage, logo);
       }
       const data = { ...fields, hostApprovedAt: hostApproval(p, body.host, old) };
       const saved =
@@ -180,7 +176,7 @@ export async function saveWebsiteConfig(
     if (isUniqueViolation(err)) throw await hostConflict(prisma, p, body.host);
     throw err;
   }
-  if (before) await removeUnusedLogos(prisma, uploadDir, [before.logo, before.logoSmall], log);
+  if (before) await removeUnusedLogos(prisma, storage, [before.logo, before.logoSmall], log);
   return toRow(row, base);
 }
 
@@ -188,7 +184,7 @@ export async function deleteWebsiteConfig(
   prisma: PrismaClient,
   p: Principal,
   body: WebsiteDeleteBody,
-  uploadDir: string,
+  storage: FileStorage,
   log: FastifyBaseLogger,
 ): Promise<null> {
   const tenantId = await settingsTenant(prisma, p, body.tenantId);
@@ -199,23 +195,23 @@ export async function deleteWebsiteConfig(
   if (!row) throw notFound("entity.website_config");
   const gone = await prisma.websiteConfig.deleteMany({ where: { id: row.id, tenantId } });
   if (gone.count === 0) throw notFound("entity.website_config");
-  await removeUnusedLogos(prisma, uploadDir, [row.logo, row.logoSmall], log);
+  await removeUnusedLogos(prisma, storage, [row.logo, row.logoSmall], log);
   return null;
 }
 
 /** Removes uploaded logo files no config points at any more (best effort: a failure is only logged). */
-async function removeUnusedLogos(db: Db, uploadDir: string, paths: (string | null)[], log: FastifyBaseLogger) {
+async function removeUnusedLogos(db: Db, storage: FileStorage, paths: (string | null)[], log: FastifyBaseLogger) {
   const candidates = [...new Set(paths.filter((x): x is string => !!x && WEBSITE_LOGO_PATH.test(x)))];
   const unused: string[] = [];
   for (const path of candidates) {
     const used = await db.websiteConfig.count({ where: { OR: [{ logo: path }, { logoSmall: path }] } });
     if (used === 0) unused.push(storedRel(path));
   }
-  const errors = await removeStored(uploadDir, unused);
+  const errors = await removeStored(storage, unused);
   for (const err of errors) log.warn({ err }, "could not remove an unused website logo");
 }
 
-/** UPLOAD_DIR-relative location of a public logo path. */
+/** Storage key (UPLOAD_DIR-relative path) of a public logo path. */
 function storedRel(publicPath: string): string {
   const m = WEBSITE_LOGO_PATH.exec(publicPath);
   if (!m) throw new Error(`not a logo path: ${publicPath}`);
@@ -234,19 +230,18 @@ export const MAX_PENDING_LOGOS = 20;
  */
 export async function sweepUnusedLogos(
   db: Db,
-  uploadDir: string,
+  storage: FileStorage,
   tenantId: number,
   log: FastifyBaseLogger,
   now = Date.now(),
 ): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(storedPath(uploadDir, `${LOGO_FOLDER}/${tenantId}`));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw err;
+  const folder = `${LOGO_FOLDER}/${tenantId}/`;
+  const files = new Map<string, Date>();
+  for (const f of await storage.list(folder)) {
+    const publicPath = `/website/logo/${tenantId}/${f.key.slice(folder.length)}`;
+    if (WEBSITE_LOGO_PATH.test(publicPath)) files.set(publicPath, f.modifiedAt);
   }
-  const paths = names.map((n) => `/website/logo/${tenantId}/${n}`).filter((x) => WEBSITE_LOGO_PATH.test(x));
+  const paths = [...files.keys()];
   if (paths.length === 0) return 0;
   const users = await db.websiteConfig.findMany({
     where: { OR: [{ logo: { in: paths } }, { logoSmall: { in: paths } }] },
@@ -257,12 +252,10 @@ export async function sweepUnusedLogos(
   let waiting = 0;
   for (const path of paths) {
     if (used.has(path)) continue;
-    const info = await stat(storedPath(uploadDir, storedRel(path))).catch(() => null);
-    if (!info) continue;
-    if (now - info.mtimeMs > LOGO_GRACE_MS) stale.push(storedRel(path));
+    if (now - (files.get(path) as Date).getTime() > LOGO_GRACE_MS) stale.push(storedRel(path));
     else waiting += 1;
   }
-  const errors = await removeStored(uploadDir, stale);
+  const errors = await removeStored(storage, stale);
   for (const err of errors) log.warn({ err }, "could not remove an unused website logo");
   return waiting;
 }
@@ -273,22 +266,22 @@ export async function storeLogo(
   p: Principal,
   requested: number | undefined,
   file: UploadedFile,
-  uploadDir: string,
+  storage: FileStorage,
   base: string,
   log: FastifyBaseLogger,
 ): Promise<WebsiteLogoResult> {
   const tenantId = await settingsTenant(db, p, requested);
-  const waiting = await sweepUnusedLogos(db, uploadDir, tenantId, log);
+  const waiting = await sweepUnusedLogos(db, storage, tenantId, log);
   if (waiting >= MAX_PENDING_LOGOS)
     throw new AppError(429, "website.logos_pending_too_many", { max: MAX_PENDING_LOGOS });
-  const rel = await storeUpload(uploadDir, [LOGO_FOLDER, String(tenantId)], file);
+  const rel = await storeUpload(storage, [LOGO_FOLDER, String(tenantId)], file);
   const publicPath = `/website/logo/${tenantId}/${rel.split("/").pop()}`;
   return { path: publicPath, url: absolute(base, publicPath) ?? publicPath };
 }
 
-/** Absolute file of a public logo path, or 404 for anything that is not one. */
-export function logoFile(uploadDir: string, tenantId: string, name: string): { path: string; kind: "png" | "jpg" } {
+/** Storage key of a public logo path, or 404 for anything that is not one. */
+export function logoFile(tenantId: string, name: string): { key: string; kind: "png" | "jpg" } {
   const publicPath = `/website/logo/${tenantId}/${name}`;
   if (!WEBSITE_LOGO_PATH.test(publicPath)) throw notFound("entity.website_logo");
-  return { path: storedPath(uploadDir, storedRel(publicPath)), kind: name.endsWith(".png") ? "png" : "jpg" };
+  return { key: storedRel(publicPath), kind: name.endsWith(".png") ? "png" : "jpg" };
 }
