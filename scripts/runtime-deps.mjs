@@ -15,6 +15,9 @@
 //
 // Also removed: @prisma/client's query compilers for the databases we do not use (MySQL, SQLite, SQL Server,
 // CockroachDB; ~60 MB): the generated client loads the PostgreSQL one only (prisma/generated/internal/class.ts).
+// And the AWS SDK's (STORAGE=s3) ES-module and type-declaration copies, dist-es/ and dist-types/ of every
+// @aws-sdk/* and @smithy/* package (~19 MB): Node loads their dist-cjs/ (their "main", and the "node" condition
+// of their exports, which comes before "import"), dist-es/ is for bundlers and dist-types/ for the compiler.
 //
 // Plain JavaScript: it runs in the deps stage, which has no dev dependencies (no tsx).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -22,6 +25,8 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const UNUSED_QUERY_COMPILERS = /^query_compiler_\w+_bg\.(mysql|sqlite|sqlserver|cockroachdb)\./;
+const SDK_SCOPES = ["@aws-sdk", "@smithy"];
+const SDK_UNUSED_FOLDERS = ["dist-es", "dist-types"];
 
 function lockOf(dir) {
   return JSON.parse(readFileSync(path.join(dir, "package-lock.json"), "utf8"));
@@ -40,6 +45,25 @@ function pruneUnusedQueryCompilers(dir) {
   return removed;
 }
 
+/** The AWS SDK packages' dist-es/ and dist-types/ (see the top); answers how many folders went. */
+function pruneSdkCopies(dir) {
+  let removed = 0;
+  for (const scope of SDK_SCOPES) {
+    const at = path.join(dir, "node_modules", scope);
+    if (!existsSync(at)) continue;
+    for (const name of readdirSync(at)) {
+      for (const folder of SDK_UNUSED_FOLDERS) {
+        const p = path.join(at, name, folder);
+        if (existsSync(p)) {
+          rmSync(p, { recursive: true, force: true });
+          removed += 1;
+        }
+      }
+    }
+  }
+  return removed;
+}
+
 function prune(dir) {
   const lock = lockOf(dir);
   let removed = 0;
@@ -52,8 +76,10 @@ function prune(dir) {
     }
   }
   const compilers = pruneUnusedQueryCompilers(dir);
+  const sdk = pruneSdkCopies(dir);
   process.stdout.write(
-    `runtime-deps: removed ${removed} devOptional packages, ${compilers} unused query compiler files\n`,
+    `runtime-deps: removed ${removed} devOptional packages, ${compilers} unused query compiler files, ` +
+      `${sdk} AWS SDK dist-es/dist-types folders\n`,
   );
 }
 
@@ -87,6 +113,7 @@ function copy(target) {
     copied += 1;
   }
   const compilers = pruneUnusedQueryCompilers(target);
+  pruneSdkCopies(target);
   const dist = path.join(ROOT, "dist");
   if (existsSync(dist)) cpSync(dist, path.join(target, "dist"), { recursive: true });
   process.stdout.write(

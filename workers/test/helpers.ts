@@ -86,12 +86,18 @@ export interface HarnessOptions {
   concurrency?: StartOptions["concurrency"];
   /** Off unless given: other tests' channels share this database. */
   receiptListeners?: StartOptions["receiptListeners"];
+  /** More settings, as the environment would give them (STORAGE=s3 and its S3_* settings). */
+  env?: Record<string, string>;
 }
 
 /** Under the run's prefix (cleaned up at the end), but queues of our own: no other test's jobs are taken. */
 export const workerPrefix = () => `${inject("redisPrefix")}${uniqueName("w")}:`;
 
-export function testConfig(databaseUrl = inject("databaseUrl"), redisPrefix = workerPrefix()) {
+export function testConfig(
+  databaseUrl = inject("databaseUrl"),
+  redisPrefix = workerPrefix(),
+  env: Record<string, string> = {},
+) {
   return loadConfig({
     ...testSecrets(),
     NODE_ENV: "test",
@@ -103,11 +109,12 @@ export function testConfig(databaseUrl = inject("databaseUrl"), redisPrefix = wo
     // Never the checkout's .data/uploads: the scheduler's upload sweep would judge a developer's files by the
     // tests' databases.
     UPLOAD_DIR: path.join(tmpdir(), "switchboard-worker-test-uploads"),
+    ...env,
   });
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const config = testConfig(opts.databaseUrl, opts.redisPrefix);
+  const config = testConfig(opts.databaseUrl, opts.redisPrefix, opts.env);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const deps = createWorkerDeps({
     config,

@@ -30,8 +30,42 @@ const schema = z.object({
     .default(12 * 3600),
   /** Public address of this API, used to make logo paths absolute; else the request's own origin. */
   PUBLIC_BASE_URL: z.url().optional(),
-  /** Where uploaded files (logos, proofs, documents, batch files) are kept. */
+  /**
+   * Where uploaded files (logos, proofs, documents, batch files) are kept: "local", the folder UPLOAD_DIR (every
+   * API and worker process must see the same one), or "s3", a bucket of an S3-compatible store (S3_* below).
+   * docs/operations.md, "Uploads: local disk or S3-compatible storage".
+   */
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  /** STORAGE=local: the folder of uploaded files. */
   UPLOAD_DIR: z.string().default(".data/uploads"),
+  /** STORAGE=s3: the store's address (http(s)://host[:port]); empty for AWS S3 itself (S3_REGION decides). */
+  S3_ENDPOINT: optional(z.url({ protocol: /^https?$/, error: "must be an http(s) URL like https://s3.example.com" })),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** STORAGE=s3: the bucket (required then; it must exist). */
+  S3_BUCKET: optional(
+    z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name (3-63 of a-z 0-9 . -)"),
+  ),
+  /** Prepended to every object key ("switchboard/"); a trailing slash is added when missing. Empty: none. */
+  S3_PREFIX: z
+    .string()
+    .default("")
+    .transform((v) => (v === "" || v.endsWith("/") ? v : `${v}/`))
+    .pipe(
+      z
+        .string()
+        .refine(
+          (v) => v === "" || (!v.startsWith("/") && !/(^|\/)\.{0,2}\//.test(v) && !v.includes("\\")),
+          "must be a relative folder like switchboard/",
+        ),
+    ),
+  /** Path-style addressing (http://host/bucket/key): most S3-compatible stores (MinIO...) need it. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** Both or neither; neither: the SDK's own chain (AWS_* variables, an instance or task role). Never logged. */
+  S3_ACCESS_KEY_ID: optional(z.string()),
+  S3_SECRET_ACCESS_KEY: optional(z.string()),
   /**
    * Origins (scheme://host[:port], comma-separated) whose pages may call this API from a browser: the web
    * client's. Empty: no cross-origin caller at all (the web client then has to be served from the API's own
@@ -119,10 +153,31 @@ const schema = z.object({
     .default(15 * 60),
 });
 
+/** Settings that only count together. */
+const checked = schema.superRefine((c, ctx) => {
+  if (c.STORAGE === "s3" && !c.S3_BUCKET)
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required with STORAGE=s3" });
+  if (!c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY)
+    ctx.addIssue({
+      code: "custom",
+      path: [c.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+      message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or neither, for the SDK's own credentials)",
+    });
+});
+
 export type Config = z.infer<typeof schema>;
 
 /** Every variable loadConfig reads (npm run check:compose: each one is in .env.example and reaches compose's app services). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as Array<keyof Config>;
+
+/** An optional setting: unset or empty (compose passes "${NAME:-}") reads as absent. */
+function optional<T extends z.ZodType<string, string>>(inner: T) {
+  return z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(inner.optional());
+}
 
 /** A comma-separated setting as its entries. */
 function list(value: string): string[] {
@@ -144,7 +199,7 @@ function isIpOrCidr(entry: string): boolean {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const r = schema.safeParse(env);
+  const r = checked.safeParse(env);
   if (!r.success) {
     const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
