@@ -62,7 +62,8 @@ export const DEMO_SIMULATOR_PORTS: Record<DemoSimulator, number> = {
 export function demoSimulatorArgs(name: DemoSimulator, ctx: DemoSimulatorContext): string[] | null {
   const listen = [...(ctx.host ? ["--host", ctx.host] : []), "--port", String(DEMO_SIMULATOR_PORTS[name])];
   switch (name) {
-    // The demo SMS channel's SMSC: receipts on, a little latency and a few undelivered, like a real one.
+    // The demo SMS channel's SMSC: receipts on, a little latency and a few undelivered, like a real one; a few
+    // users write back (mobile-originated SMS), so replies show on the demo as they do for WhatsApp and RCS.
     case "smsc":
       return [
         ...listen,
@@ -74,6 +75,8 @@ export function demoSimulatorArgs(name: DemoSimulator, ctx: DemoSimulatorContext
         "500",
         "--mix",
         "delivered=0.97,undeliv=0.03",
+        "--reply-share",
+        "0.05",
       ];
     // The demo RCS channel's RBM API: a fifth of the numbers not RCS-capable (they fall back to SMS), some read.
     case "rbm":

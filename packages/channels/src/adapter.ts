@@ -124,6 +124,9 @@ export interface InboundMessage {
   receivedAt: Date;
 }
 
+/** Takes an inbound message; a promise it returns is what the provider's acknowledgement waits for. */
+export type InboundHandler = (message: InboundMessage) => unknown;
+
 /** Whether a number can receive on the channel (screening, capability check before sending). */
 export type Reachability = "reachable" | "unreachable" | "unknown";
 
@@ -138,8 +141,11 @@ export interface ChannelAdapter {
    * rejection answers the provider with a temporary error, so it delivers the receipt again.
    */
   onReport(handler: ReportHandler): void;
-  /** Inbound messages arriving on the channel's own connection (SMPP mobile-originated messages). */
-  onInbound?(handler: (message: InboundMessage) => void): void;
+  /**
+   * Inbound messages arriving on the channel's own connection (SMPP mobile-originated messages). Like onReport, a
+   * handler's promise holds the provider's acknowledgement until it resolves (the message is stored).
+   */
+  onInbound?(handler: InboundHandler): void;
   /**
    * Which of these numbers (E.164) can receive on this channel, where the provider can say (RBM capabilities,
    * an HLR lookup, a WhatsApp contacts check). Absent when the channel has no check.

@@ -5,6 +5,7 @@ export type {
   DeliveryReport,
   DeliveryStatus,
   FailureReason,
+  InboundHandler,
   InboundMessage,
   Logger,
   OutboundMessage,
@@ -53,6 +54,7 @@ export type { SmppConfig, SmppConfigInput } from "./smpp/config";
 export { smppConfigSchema } from "./smpp/config";
 export type { SmppStatus } from "./smpp/errors";
 export { isThrottleStatus, SMPP_STATUS, smppStatus } from "./smpp/errors";
+export { parseStoredMo, storedMoBody } from "./smpp/mobile-originated";
 export { probeSmpp, type SmppProbeOptions, type SmppProbeResult } from "./smpp/probe";
 export type { MessageIdFormat, MessageIdOptions, ParsedReceipt, ReceiptPduFields, ReceiptText } from "./smpp/receipt";
 export {

@@ -20,6 +20,9 @@ const usage = `Usage: smsc-cli [options]
   --mix k=v,...              receipt outcome shares: delivered, undeliv, expired, rejected (default delivered=1)
   --message-id-format decimal|hex
   --receipt-tlv-id same|other-form|omit
+  --reply-share <0..1>       share of delivered messages the user answers with a mobile-originated SMS (default 0)
+  --reply-delay-ms <n>       delay after the receipt before the answer (default 300)
+  --reply-text <text>        what the user writes (default "Thanks!")
 Destinations ending 0000 fail at submit; ending 9999 / 9998 / 9997 get UNDELIV / EXPIRED / REJECTD.`;
 
 function fail(message: string): never {
@@ -85,6 +88,15 @@ function parseOptions(): Partial<SmscSimulatorOptions> {
     options.receipts = values.receipts === "on";
   }
   if (values.mix !== undefined) options.outcomeMix = parseMix(values.mix);
+  const replyShare = number("reply-share", values["reply-share"], 0, 1);
+  if (replyShare !== undefined) options.replyShare = replyShare;
+  const replyDelay = number("reply-delay-ms", values["reply-delay-ms"], 0);
+  if (replyDelay !== undefined) options.replyDelayMs = replyDelay;
+  if (values["reply-text"] !== undefined) {
+    if (values["reply-text"] === "" || values["reply-text"].length > 1000)
+      fail("--reply-text must be 1-1000 characters");
+    options.replyText = values["reply-text"];
+  }
   const idFormat = values["message-id-format"];
   if (idFormat !== undefined) {
     if (idFormat !== "decimal" && idFormat !== "hex") fail("--message-id-format must be decimal or hex");
@@ -116,6 +128,9 @@ function parse() {
       mix: { type: "string" },
       "message-id-format": { type: "string" },
       "receipt-tlv-id": { type: "string" },
+      "reply-share": { type: "string" },
+      "reply-delay-ms": { type: "string" },
+      "reply-text": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -129,7 +144,7 @@ function line(now: SmscStats, before: SmscStats): string {
     `(total ${now.submitReceived}: accepted ${now.submitAccepted}, throttled ${now.submitThrottled}, ` +
     `failed ${now.submitFailed}, parts ${now.multipartParts}) ` +
     `receipts ${now.receiptsSent - before.receiptsSent}/s (sent ${now.receiptsSent}, acked ${now.receiptsAcked}, ` +
-    `pending ${now.receiptsPending}) sessions ${now.sessions}`
+    `pending ${now.receiptsPending}) replies ${now.moAcked} sessions ${now.sessions}`
   );
 }
 

@@ -10,6 +10,7 @@ import smpp from "smpp";
 import "../smpp/tuning";
 import type { Logger } from "../adapter";
 import { silentLogger } from "../adapter";
+import { encodeMessage } from "../smpp/encoding";
 import {
   ESME_RALYBND,
   ESME_RINVBNDSTS,
@@ -20,6 +21,7 @@ import {
   ESME_RTHROTTLED,
 } from "../smpp/errors";
 import { corkForTick } from "../smpp/link";
+import { hashShare } from "./share";
 
 export type ReceiptStat = "DELIVRD" | "UNDELIV" | "EXPIRED" | "REJECTD";
 
@@ -65,6 +67,14 @@ export interface SmscSimulatorOptions {
    * an SMSC restarted (its ids repeat); one that stands for another SMSC's life in the same database takes its own.
    */
   firstMessageId?: number;
+  /**
+   * Share (0..1) of delivered messages whose recipient writes back (a mobile-originated deliver_sm from that
+   * number to the message's sender, replyDelayMs after the receipt), chosen per number so the same numbers answer
+   * on every run. 0 by default; `npm start` answers some, so replies and opt-outs show on the demo.
+   */
+  replyShare: number;
+  replyDelayMs: number;
+  replyText: string;
   /** Called for every receipt the client acknowledged (deliver_sm_resp with status 0), with its message id. */
   onReceiptAcked?: ((messageId: string) => void) | undefined;
   /** Called for every submit_sm with what arrived on the wire (decoded by the smpp package) and the verdict. */
@@ -109,8 +119,11 @@ export interface SmscStats {
   receiptsRedelivered: number;
   /** deliver_sm_resp with an error status (the client could not take it now): delivered again a moment later. */
   receiptsRefused: number;
-  /** Receipts not yet acknowledged (scheduled, waiting for a receiver, or in flight). */
+  /** Receipts and user messages not yet acknowledged (scheduled, waiting for a receiver, or in flight). */
   receiptsPending: number;
+  /** Mobile-originated deliver_sm sent (each part of a long one counts), and acknowledged with status 0. */
+  moSent: number;
+  moAcked: number;
   enquireLinks: number;
   unknownCommands: number;
   connectionsDropped: number;
@@ -124,6 +137,12 @@ export interface SmscSimulator {
   setOptions(options: Partial<SmscSimulatorOptions>): void;
   /** Destroys every client connection, as a network failure would. */
   dropConnections(): void;
+  /**
+   * A user writes to one of the account's numbers: a mobile-originated deliver_sm (in parts with a concatenation
+   * UDH when long, UCS-2 when not GSM 7-bit) on a receiver bind of the account, held until one binds and sent
+   * again until acknowledged, like a receipt.
+   */
+  sendMo(mo: { systemId: string; from: string; to: string; text: string }): void;
   close(): Promise<void>;
 }
 
@@ -139,6 +158,9 @@ const defaults: SmscSimulatorOptions = {
   messageIdFormat: "decimal",
   receiptTlvId: "same",
   receiptWindow: 500,
+  replyShare: 0,
+  replyDelayMs: 300,
+  replyText: "Thanks!",
 };
 
 export async function startSmscSimulator(options: Partial<SmscSimulatorOptions> = {}): Promise<SmscSimulator> {
@@ -159,15 +181,19 @@ interface SessionState {
   awaitingAck: Map<number, Receipt>;
 }
 
+/** What the SMSC delivers to a receiver bind: a receipt, or (with `mo`) a user's message or one part of it. */
 interface Receipt {
   systemId: string;
   messageId: string;
+  mo?: { shortMessage: Buffer; dataCoding: number; esmClass: number };
   /** receipt goes back from the original destination to the original source */
   source: string;
   destination: string;
   stat: ReceiptStat;
   submittedAt: number;
   snippet: string;
+  /** The recipient writes back once this message is delivered (replyShare; the first part of a long one). */
+  replies?: boolean;
 }
 
 /** Items released in FIFO order once due; one timer for the whole line (delays are uniform per option set). */
@@ -239,6 +265,8 @@ function emptyStats(): Omit<SmscStats, "sessions" | "receiptsPending"> {
     receiptsAcked: 0,
     receiptsRedelivered: 0,
     receiptsRefused: 0,
+    moSent: 0,
+    moAcked: 0,
     enquireLinks: 0,
     unknownCommands: 0,
     connectionsDropped: 0,
@@ -253,6 +281,8 @@ class Smsc implements SmscSimulator {
   private readonly pending = new Map<string, Receipt[]>();
   private readonly responses: DelayLine<{ state: SessionState; resp: smpp.PDU; receipt: Receipt | undefined }>;
   private readonly receiptLine: DelayLine<Receipt>;
+  private readonly replyLine: DelayLine<{ systemId: string; from: string; to: string; text: string }>;
+  private moRef = 0;
   private counters = emptyStats();
   private nextId: number;
   port = 0;
@@ -263,6 +293,7 @@ class Smsc implements SmscSimulator {
     this.logger = options.logger ?? silentLogger;
     this.responses = new DelayLine(({ state, resp, receipt }) => this.answerSubmit(state, resp, receipt));
     this.receiptLine = new DelayLine((receipt) => this.deliverReceipt(receipt));
+    this.replyLine = new DelayLine((mo) => this.sendMo(mo));
     this.server = smpp.createServer({}, (session) => this.onSession(session));
   }
 
@@ -304,9 +335,26 @@ class Smsc implements SmscSimulator {
     }
   }
 
+  sendMo(mo: { systemId: string; from: string; to: string; text: string }): void {
+    const encoded = encodeMessage(mo.text, "udh", this.moRef++);
+    for (const part of encoded.parts) {
+      this.deliverReceipt({
+        systemId: mo.systemId,
+        messageId: "",
+        mo: { shortMessage: part.shortMessage, dataCoding: encoded.dataCoding, esmClass: part.esmClass },
+        source: mo.from,
+        destination: mo.to,
+        stat: "DELIVRD",
+        submittedAt: Date.now(),
+        snippet: "",
+      });
+    }
+  }
+
   close(): Promise<void> {
     this.responses.clear();
     this.receiptLine.clear();
+    this.replyLine.clear();
     for (const state of this.states) state.session.destroy();
     return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
   }
@@ -449,6 +497,10 @@ class Smsc implements SmscSimulator {
           submittedAt: Date.now(),
           snippet: text.slice(0, 20).replace(/[^A-Za-z0-9 .,]/g, "."),
         };
+        const firstPart = (sar?.seq ?? concatSeq(udh) ?? 1) === 1;
+        if (firstPart && this.options.replyShare > 0 && hashShare(destination) < this.options.replyShare) {
+          receipt.replies = true;
+        }
       }
     }
     if (this.options.onSubmit) {
@@ -480,6 +532,14 @@ class Smsc implements SmscSimulator {
     if (!this.send(state, resp)) return;
     if (resp.command_status === 0) this.counters.submitAccepted++;
     if (receipt) this.receiptLine.push(this.options.receiptDelayMs, receipt);
+    if (receipt?.stat === "DELIVRD" && receipt.replies) {
+      this.replyLine.push(this.options.receiptDelayMs + this.options.replyDelayMs, {
+        systemId: receipt.systemId,
+        from: receipt.source,
+        to: receipt.destination,
+        text: this.options.replyText,
+      });
+    }
   }
 
   private takeToken(state: SessionState): boolean {
@@ -536,6 +596,7 @@ class Smsc implements SmscSimulator {
   }
 
   private sendReceipt(state: SessionState, receipt: Receipt): boolean {
+    if (receipt.mo) return this.sendMoPart(state, receipt, receipt.mo);
     const numericId =
       this.options.messageIdFormat === "decimal" ? Number(receipt.messageId) : parseInt(receipt.messageId, 16);
     const text =
@@ -568,11 +629,31 @@ class Smsc implements SmscSimulator {
     return true;
   }
 
+  private sendMoPart(state: SessionState, item: Receipt, mo: NonNullable<Receipt["mo"]>): boolean {
+    const pdu = new smpp.PDU("deliver_sm", {
+      source_addr_ton: 1,
+      source_addr_npi: 1,
+      source_addr: item.source.replace(/^\+/, ""),
+      dest_addr_ton: /^\+?\d+$/.test(item.destination) ? 1 : 5,
+      dest_addr_npi: /^\+?\d+$/.test(item.destination) ? 1 : 0,
+      destination_addr: item.destination,
+      esm_class: mo.esmClass,
+      data_coding: mo.dataCoding,
+      short_message: mo.shortMessage,
+    });
+    if (!this.send(state, pdu)) return false;
+    state.awaitingAck.set(pdu.sequence_number, item);
+    this.counters.moSent++;
+    return true;
+  }
+
   private onDeliverSmResp(state: SessionState, pdu: smpp.PDU): void {
     const receipt = state.awaitingAck.get(pdu.sequence_number);
     if (receipt === undefined) return;
     state.awaitingAck.delete(pdu.sequence_number);
-    if (pdu.command_status === 0) {
+    if (pdu.command_status === 0 && receipt.mo) {
+      this.counters.moAcked++;
+    } else if (pdu.command_status === 0) {
       this.counters.receiptsAcked++;
       this.options.onReceiptAcked?.(receipt.messageId);
     } else {
@@ -609,6 +690,15 @@ class Smsc implements SmscSimulator {
     this.pending.set(state.systemId, [...again, ...waiting]);
     this.flushPending(state.systemId);
   }
+}
+
+/** The part number of a concatenation UDH (IE 0x00 or 0x08), if the message has one. */
+function concatSeq(udh: readonly Buffer[]): number | undefined {
+  for (const ie of udh) {
+    if (ie[0] === 0x00 && ie.length >= 5) return ie[4];
+    if (ie[0] === 0x08 && ie.length >= 6) return ie[5];
+  }
+  return undefined;
 }
 
 let dateCache = { minute: -1, text: "" };

@@ -27,7 +27,7 @@
 // Receipts: a deliver_sm is answered once every report handler has taken the receipt (a handler returning a
 // promise: once it resolves, e.g. the receipt is stored), so a receipt the SMSC saw acknowledged is never only in
 // this process's memory; a handler that rejects answers ESME_RX_T_APPN, and the SMSC delivers it again. What is
-// not a receipt is answered at once; a long message's part receipt kept for folding once its store has it (at once
+// not a receipt and not a user's message is answered at once; a long message's part receipt kept for folding once its store has it (at once
 // in memory; a shared store that fails answers ESME_RX_T_APPN). With a shared store every receipt waits for its
 // answer (one round trip per event-loop turn of receipts: a part sent by another process looks like any other).
 //
@@ -41,13 +41,22 @@
 // once a second and when its bind ends, not per message.
 import smpp from "smpp";
 import "./tuning";
-import type { ChannelAdapter, DeliveryReport, Logger, OutboundMessage, ReportHandler, SendOutcome } from "../adapter";
+import type {
+  ChannelAdapter,
+  DeliveryReport,
+  InboundHandler,
+  Logger,
+  OutboundMessage,
+  ReportHandler,
+  SendOutcome,
+} from "../adapter";
 import { sendFailure, silentLogger } from "../adapter";
 import type { EgressPolicy } from "../egress";
 import { type SmppConfig, type SmppConfigInput, smppConfigSchema } from "./config";
 import { encodeMessage } from "./encoding";
 import { ESME_RINVCMDID, ESME_RX_T_APPN, isThrottleStatus, smppStatus } from "./errors";
 import { CLOSED_AT_BIND, SmppLink } from "./link";
+import { type Assembled, MoAssembler, type MoPduFields, parseMobileOriginated } from "./mobile-originated";
 import { type LongMessage, MultipartReceipts, type PartStore } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
@@ -76,6 +85,8 @@ export interface SmppAdapterStats {
   timedOut: number;
   lost: number;
   reports: number;
+  /** Mobile-originated messages handed to the inbound handlers (whole, once their parts came). */
+  inbound: number;
 }
 
 /**
@@ -194,6 +205,9 @@ class SmppAdapterImpl implements SmppAdapter {
   private readonly retry = new Fifo<Submit>();
   private readonly inflight = new Map<number, Submit>();
   private readonly handlers: ReportHandler[] = [];
+  private readonly inboundHandlers: InboundHandler[] = [];
+  /** Long mobile-originated messages waiting for their other parts, with each part's acknowledgement. */
+  private readonly moParts = new MoAssembler<(ok: boolean) => void>();
   private multipart = new MultipartReceipts();
   private window: number;
   private growCredit = 0;
@@ -232,6 +246,7 @@ class SmppAdapterImpl implements SmppAdapter {
     timedOut: 0,
     lost: 0,
     reports: 0,
+    inbound: 0,
   };
 
   constructor(
@@ -299,6 +314,10 @@ class SmppAdapterImpl implements SmppAdapter {
 
   onReport(handler: ReportHandler): void {
     this.handlers.push(handler);
+  }
+
+  onInbound(handler: InboundHandler): void {
+    this.inboundHandlers.push(handler);
   }
 
   useSharedState(state: SmppSharedState): void {
@@ -653,6 +672,7 @@ class SmppAdapterImpl implements SmppAdapter {
 
   private sweep(): void {
     const now = Date.now();
+    for (const partial of this.moParts.expire(now)) this.takeInbound(partial);
     void this.writeIds(now, false);
     const timeout = this.config.submitTimeoutMs;
     let freed = false;
@@ -686,9 +706,8 @@ class SmppAdapterImpl implements SmppAdapter {
     const answer = link.responder();
     const parsed = parseDeliveryReceipt(pdu);
     const parsedReport = parsed === null ? null : toDeliveryReport(parsed, this.idOptions);
-    // a mobile-originated message: not part of this adapter's contract yet
     if (parsedReport === null) {
-      answer(pdu.response());
+      this.onMobileOriginated(pdu, answer);
       return;
     }
     const folded = this.multipart.fold(parsedReport);
@@ -733,6 +752,43 @@ class SmppAdapterImpl implements SmppAdapter {
         answer(pdu.response());
       },
       (err: unknown) => this.notTaken(err, pdu, answer),
+    );
+  }
+
+  /**
+   * A user's message (mobile-originated.ts): handed to the inbound handlers once whole, and each of its parts
+   * answered once they have taken it (a handler's promise: stored), or with a temporary error so the SMSC delivers
+   * it again. Without an inbound handler, or unreadable, it is answered at once and dropped, as before.
+   */
+  private onMobileOriginated(pdu: smpp.PDU, answer: (pdu: smpp.PDU) => void): void {
+    const part = this.inboundHandlers.length > 0 ? parseMobileOriginated(pdu as unknown as MoPduFields) : null;
+    if (part === null) {
+      answer(pdu.response());
+      return;
+    }
+    const ack = (ok: boolean) => answer(ok ? pdu.response() : pdu.response({ command_status: ESME_RX_T_APPN }));
+    for (const whole of this.moParts.add(part, ack)) this.takeInbound(whole);
+  }
+
+  private takeInbound({ message, tokens }: Assembled<(ok: boolean) => void>): void {
+    this.counters.inbound++;
+    const waits: Array<Promise<unknown>> = [];
+    for (const handler of this.inboundHandlers) {
+      try {
+        const taken = handler(message);
+        if (taken instanceof Promise) waits.push(taken);
+      } catch (err) {
+        this.logger.error({ err }, "inbound message handler threw");
+      }
+    }
+    Promise.all(waits).then(
+      () => {
+        for (const ack of tokens) ack(true);
+      },
+      (err: unknown) => {
+        this.logger.error({ err }, "inbound message not taken: the SMSC will deliver it again");
+        for (const ack of tokens) ack(false);
+      },
     );
   }
 
