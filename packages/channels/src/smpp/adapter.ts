@@ -119,6 +119,8 @@ export interface SmppSharedState {
 export interface SmppAdapter extends ChannelAdapter {
   readonly kind: "smpp";
   stats(): SmppAdapterStats;
+  /** Mobile-originated messages: SMPP channels always take them (mobile-originated.ts). */
+  onInbound(handler: InboundHandler): void;
   /** Call right after creating the adapter, before its first bind completes (see the header). */
   useSharedState(state: SmppSharedState): void;
 }
