@@ -67,4 +67,4 @@ export {
   resolveReceiptMessageId,
   toDeliveryReport,
 } from "./smpp/receipt";
-export { type WebhookProvider, webhookProvider } from "./webhooks";
+export { storedEventParser, type WebhookProvider, webhookProvider } from "./webhooks";

@@ -4,6 +4,7 @@
 import type { ChannelEvents, ChannelKind, WebhookRequest, WebhookVerdict } from "./adapter";
 import { parseRcsEvents, verifyRcsWebhook } from "./rcs/webhook";
 import type { ChannelSecrets } from "./secrets";
+import { parseStoredMo } from "./smpp/mobile-originated";
 import { parseWhatsappEvents, verifyWhatsappWebhook } from "./whatsapp/webhook";
 
 export interface WebhookProvider {
@@ -27,4 +28,13 @@ const PROVIDERS: Partial<Record<ChannelKind, WebhookProvider>> = {
 /** The webhook handling of a channel kind; undefined for kinds whose events do not come by webhook (SMPP). */
 export function webhookProvider(kind: string): WebhookProvider | undefined {
   return PROVIDERS[kind as ChannelKind];
+}
+
+/**
+ * How the workers read a stored channel event of a channel kind: a webhook body for the HTTP channels, the SMPP
+ * adapter's mobile-originated messages for SMPP (stored the same way, so one loop applies both); undefined for a
+ * kind whose events are never stored.
+ */
+export function storedEventParser(kind: string): WebhookProvider["parse"] | undefined {
+  return kind === "smpp" ? parseStoredMo : webhookProvider(kind)?.parse;
 }

@@ -13,6 +13,7 @@ import {
   decryptSecrets,
   type EgressPolicy,
   type egressAgent,
+  type InboundMessage,
   type Logger,
   type ProviderAdapter,
   type SmppAdapter,
@@ -59,6 +60,8 @@ export interface AdapterPoolOptions {
   egress: EgressPolicy;
   /** Receives every delivery receipt of every adapter (a promise: the SMSC's acknowledgement waits for it). */
   onReport: (channelId: number, report: DeliveryReport) => undefined | Promise<void>;
+  /** Receives the users' messages SMPP binds take (a promise: the SMSC's acknowledgement waits for it). */
+  onInbound?: (channelId: number, message: InboundMessage) => Promise<void>;
   /** SMPP timings that are not channel settings (submit timeout, reconnect backoff); the adapter's defaults else. */
   smpp?: Partial<SmppConfigInput>;
   /** HTTP channels' client: one keep-alive pool per process, connecting through the egress policy. */
@@ -145,6 +148,8 @@ export class AdapterPool {
     }
     const { adapter, window } = built;
     adapter.onReport((report) => this.opts.onReport(channelId, report));
+    const onInbound = this.opts.onInbound;
+    if (onInbound) adapter.onInbound?.((message) => onInbound(channelId, message));
     const entry: Entry = {
       id: channelId,
       throughput: row.throughput,
