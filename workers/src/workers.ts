@@ -3,7 +3,7 @@
 // validation, attempt numbers, "run again later" (moved to delayed without counting a failure), and logging.
 
 import {
-  bullPrefix,
+  bullQueuePrefix,
   callbackJob,
   deliveryReportJob,
   dispatchBatchJob,
@@ -17,6 +17,7 @@ import {
 } from "@switchboard/contracts";
 import { batchJobKeys } from "@switchboard/db";
 import { redisRetryStrategy } from "@switchboard/domain/outage-log";
+import { duplicateRedis, isClustered, type RedisConnection } from "@switchboard/domain/redis";
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { z } from "zod";
 import { deliverCallback } from "./jobs/callback";
@@ -183,8 +184,17 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   const concurrency = { ...DEFAULT_CONCURRENCY, ...opts.concurrency };
   const scheduler = opts.scheduler ?? true;
   // Reconnects at the pace the outage line announces (outage-log.ts), not BullMQ's own.
-  const connection = { url: deps.redisUrl, maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy };
-  const prefix = bullPrefix(deps.redisPrefix);
+  const options = { maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy };
+  // On a Redis Cluster BullMQ needs a Cluster instance (it cannot tell cluster options from a Redis's): each worker
+  // gets its own, closed after it; on one Redis, options from which BullMQ opens (and closes) its own connections.
+  const clustered = isClustered(deps.redis);
+  const owned: RedisConnection[] = [];
+  const connectionFor = () => {
+    if (!clustered) return { url: deps.redisUrl, ...options };
+    const conn = duplicateRedis(deps.redis, options);
+    owned.push(conn);
+    return conn;
+  };
   const workers: Worker[] = [];
   for (const [name, handle] of Object.entries(processors(deps)) as Array<[QueueName, Processor]>) {
     if (name === QUEUE.schedule && !scheduler) continue;
@@ -215,8 +225,8 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
         throw new DelayedError();
       },
       {
-        connection,
-        prefix,
+        connection: connectionFor(),
+        prefix: bullQueuePrefix(deps.redisPrefix, name, clustered),
         concurrency: concurrency[name] ?? 1,
         ...JOB_LOCKS,
         settings: { backoffStrategy: backoffStrategy(deps.tuning.retries, name) },
@@ -261,6 +271,7 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
     workers,
     close: async () => {
       await Promise.all([...workers.map((w) => w.close()), events.close(), listeners.close(), guard.close()]);
+      for (const conn of owned) conn.disconnect();
     },
   };
 }

@@ -1,13 +1,14 @@
 // What services need from the outside world, created once by main.ts (or a test) and passed in.
 import type { PrismaClient } from "@switchboard/db";
 import type { Config } from "@switchboard/domain/config";
+import type { RedisConnection } from "@switchboard/domain/redis";
 import type { FileStorage } from "@switchboard/domain/storage";
-import type { Redis } from "ioredis";
 
 export interface Deps {
   config: Config;
   prisma: PrismaClient;
-  redis: Redis;
+  /** One Redis or a Redis Cluster (connectRedis). */
+  redis: RedisConnection;
   /** Where uploaded files are kept; by default the one config.STORAGE names (createFileStorage). */
   storage?: FileStorage;
 }

@@ -2,13 +2,14 @@
 import { createPrisma } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
 import { redisRetryStrategy } from "@switchboard/domain/outage-log";
-import { Redis } from "ioredis";
+import { connectRedis } from "@switchboard/domain/redis";
 import { collectDefaultMetrics } from "prom-client";
 import { buildApp } from "./app";
 
 const config = loadConfig();
 const prisma = createPrisma(config.DATABASE_URL);
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, retryStrategy: redisRetryStrategy });
+// REDIS_URL, or the Redis Cluster REDIS_CLUSTER_NODES names.
+const redis = connectRedis(config, { maxRetriesPerRequest: 2, retryStrategy: redisRetryStrategy });
 // ioredis reconnects by itself; a lost Redis is one line at a bounded rate (plugins/outages.ts), not a crash on
 // an unhandled error event nor a stack per reconnect attempt. The last error before the app exists is told too.
 let early: unknown;

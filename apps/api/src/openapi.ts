@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { createPrisma } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
-import { Redis } from "ioredis";
+import { connectRedis } from "@switchboard/domain/redis";
 import { buildApp } from "./app";
 
 const config = loadConfig({
@@ -15,7 +15,7 @@ const config = loadConfig({
 });
 // Neither client connects until a query runs; none runs here.
 const prisma = createPrisma(config.DATABASE_URL);
-const redis = new Redis(config.REDIS_URL, { lazyConnect: true });
+const redis = connectRedis(config, { lazyConnect: true });
 const app = await buildApp({ config, prisma, redis });
 await app.ready();
 process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);

@@ -195,6 +195,15 @@ export type CallbackJob = z.infer<typeof callbackJob>;
  */
 export const bullPrefix = (redisPrefix: string) => redisPrefix.replace(/:+$/, "") || "bull";
 
+/**
+ * BullMQ's key prefix of one queue. On one Redis, bullPrefix (an installation's keys keep their names). On a Redis
+ * Cluster `{<bullPrefix>:<queue>}`: BullMQ's scripts touch several keys of a queue at once, which must hash to one
+ * slot, and the hash tag gives each queue its own slot ("sb:dispatch-batch:wait" becomes
+ * "{sb:dispatch-batch}:dispatch-batch:wait"). Takes a REDIS_PREFIX or a bullPrefix (the same result).
+ */
+export const bullQueuePrefix = (redisPrefix: string, queue: string, clustered: boolean) =>
+  clustered ? `{${bullPrefix(redisPrefix)}:${queue}}` : bullPrefix(redisPrefix);
+
 // What the API does at its end of the contract:
 //   - a batch reaching 20 (created without review, review passed): add dispatch-batch {batchId} with jobId
 //     batchJobId(QUEUE.dispatchBatch, batchJobKey(id, createdAt)); not due yet or enqueue lost: the workers' scheduler starts it anyway;

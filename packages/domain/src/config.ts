@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import { parseEgressAllow } from "@switchboard/channels";
 import { z } from "zod";
+import { parseClusterNodes } from "./redis";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -13,6 +14,23 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().min(1),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+  /**
+   * A Redis Cluster instead of the one Redis at REDIS_URL: some of its nodes (the rest are discovered), comma-
+   * separated `host:port`, or `redis://[user:password@]host:port` / `rediss://...` (TLS) to give a password or TLS
+   * for every node. Empty: REDIS_URL. docs/operations.md, "Redis Cluster".
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v?.trim()) return undefined;
+      try {
+        return parseClusterNodes(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   /** Prefix of every Redis key this process writes (tests give each run its own). */
   REDIS_PREFIX: z.string().default("sb:"),
   /** HS256 key of session tokens: at least 32 random characters (`openssl rand -hex 32`). */

@@ -6,7 +6,7 @@
 //     worker process. Open-source BullMQ has no per-group limiter, and a per-process limiter would multiply the
 //     rate by the number of workers. Workers take tokens in small batches (one round trip for many messages)
 //     and, when the bucket is empty, learn how long to wait for the next token instead of polling.
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis";
 
 // KEYS[1] bucket key; ARGV: rate (tokens/s), burst (max tokens), wanted tokens.
 // Returns { granted (0..wanted), whole tokens left, ms until the next token when fewer than wanted were
@@ -57,7 +57,7 @@ export interface TokenTake {
  * up while idle (a new or expired bucket starts full).
  */
 export async function takeTokens(
-  redis: Redis,
+  redis: RedisConnection,
   key: string,
   rate: number,
   burst: number,
@@ -82,7 +82,7 @@ export interface Take {
 /** A bucket with its key, rate and burst fixed: the workers' per-channel throughput limit. */
 export class TokenBucket {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly key: string,
     /** Tokens per second. */
     private readonly rate: number,

@@ -8,7 +8,7 @@
 //   while the first still runs): the second finds the lease taken and waits.
 // A lease expires by itself (ttl) so a crashed worker cannot block its batch for longer than that.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import { type RedisConnection, slotGroup } from "@switchboard/domain/redis";
 
 // KEYS[1] zset member -> expiry (ms), KEYS[2] hash member -> owner token; ARGV member, token, ttl ms.
 // Takes the lease when it is free, expired or already ours; returns 1 when held afterwards.
@@ -50,14 +50,16 @@ export interface ChunkLease {
 
 export class ChunkLeases {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     /** Key prefix (REDIS_PREFIX). */
     private readonly prefix: string,
     readonly ttlMs: number,
   ) {}
 
+  /** The scripts take both: on a cluster they share the batch's hash tag ({sb:chunks:<batch>}). */
   private keys(batchId: string): [string, string] {
-    return [`${this.prefix}chunks:${batchId}`, `${this.prefix}chunks:${batchId}:owners`];
+    const leases = slotGroup(this.redis, `${this.prefix}chunks:${batchId}`);
+    return [leases, `${leases}:owners`];
   }
 
   /** The lease of one chunk, or null while another process holds it. */

@@ -7,8 +7,8 @@ import { bullPrefix, DEFAULT_RETRY_POLICIES, type QueueRetryPolicies } from "@sw
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import type { Config } from "@switchboard/domain/config";
 import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/domain/outage-log";
+import { connectRedis, type RedisConnection, slotPrefix } from "@switchboard/domain/redis";
 import { createFileStorage, type FileStorage, type StorageConfig } from "@switchboard/domain/storage";
-import { Redis } from "ioredis";
 import type { Logger as PinoLogger } from "pino";
 import { AdapterPool } from "./adapter-pool";
 import { ChunkLeases } from "./chunk-leases";
@@ -20,13 +20,13 @@ import { PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
-import { moIntake } from "./mo-intake";
 import { SmppBinds } from "./smpp-binds";
 
 export type WorkerConfig = Pick<
   Config,
   "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW"
 > &
+  Partial<Pick<Config, "REDIS_CLUSTER_NODES">> &
   StorageConfig;
 
 export interface Tuning {
@@ -98,8 +98,8 @@ export const DEFAULT_TUNING: Tuning = {
 
 export interface WorkerDeps {
   prisma: PrismaClient;
-  /** Token buckets and chunk leases. */
-  redis: Redis;
+  /** Token buckets and chunk leases: one Redis or a Redis Cluster (connectRedis). */
+  redis: RedisConnection;
   /** REDIS_PREFIX: our own keys start with it; BullMQ's prefix is the same without the trailing colon. */
   redisPrefix: string;
   queues: JobQueues;
@@ -153,11 +153,13 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   });
   // null: commands wait for a reconnect instead of failing after a few retries (BullMQ requires it). A lost Redis
   // is one line at a bounded rate, and one when this connection is ready again.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy });
+  const redis = connectRedis(config, { maxRetriesPerRequest: null, retryStrategy: redisRetryStrategy });
   redis.on("error", (err) => {
     if (!outages.redis.report(err)) logger.warn({ err }, "redis connection error");
   });
   redis.on("ready", () => outages.redis.up());
+  // The receipt journal and the long SMS parts meet in one script: on a cluster they share a hash tag.
+  const receiptPrefix = slotPrefix(redis, config.REDIS_PREFIX, "receipts");
   const queues = new JobQueues(redis, bullPrefix(config.REDIS_PREFIX), prisma, tuning.retries, (err) => {
     if (!outages.report(err)) logger.warn({ err }, "queue error");
   });
@@ -165,7 +167,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   // A receipt is acknowledged to the SMSC once it is here, and leaves once enqueued or recorded.
   const receiptJournal = new ReceiptJournal(
     redis,
-    config.REDIS_PREFIX,
+    receiptPrefix,
     (job) => queues.deliveryReport(job),
     logger,
     tuning.receiptJournal,
@@ -182,7 +184,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     receiptJournal,
   );
   const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
-  const partReceipts = new PartReceipts(redis, config.REDIS_PREFIX, logger);
+  const partReceipts = new PartReceipts(redis, receiptPrefix, logger);
   const smppBinds = new SmppBinds(redis, config.REDIS_PREFIX, logger);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
   // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
@@ -194,7 +196,6 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
     logger,
     onReport: (channelId, report) => receipts.push(channelId, report),
-    onInbound: moIntake(prisma, redis, config.REDIS_PREFIX),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
     // The account's highest id and its restarts, its long messages' part receipts, and who holds its binds, for

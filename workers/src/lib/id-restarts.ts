@@ -13,7 +13,7 @@
 //     its own to compare with, only this. A restart makes its first id the highest; a write observed before the
 //     kept restart (an adapter still holding a pre-restart highest, or a write delayed in flight) is ignored, so
 //     the old high value never comes back. The times are the adapters' clocks.
-import type { Redis } from "ioredis";
+import { type RedisConnection, slotGroup } from "@switchboard/domain/redis";
 
 /** Longer than the receipt window (7 days): an older restart no longer splits any message's candidates. */
 const KEEP_MS = 8 * 24 * 3600 * 1000;
@@ -60,16 +60,17 @@ export interface AccountIds {
 
 export class IdRestarts {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
   ) {}
 
   private key(account: string): string {
-    return `${this.prefix}smsc-ids-restarted:${account}`;
+    // The scripts take both keys of an account: on a cluster they share its hash tag (…:{<account>}).
+    return `${this.prefix}smsc-ids-restarted:${slotGroup(this.redis, account)}`;
   }
 
   private highestKey(account: string): string {
-    return `${this.prefix}smsc-ids-highest:${account}`;
+    return `${this.prefix}smsc-ids-highest:${slotGroup(this.redis, account)}`;
   }
 
   /**

@@ -6,6 +6,7 @@
 
 import {
   batchJobId,
+  bullQueuePrefix,
   type CallbackJob,
   callbackJob,
   DEFAULT_RETRY_POLICIES,
@@ -23,6 +24,7 @@ import {
   retryJobOptions,
 } from "@switchboard/contracts";
 import { batchJobKeys, type Db } from "@switchboard/db";
+import { isClustered } from "@switchboard/domain/redis";
 import { type ConnectionOptions, type JobsOptions, Queue } from "bullmq";
 
 // Batch-level and chunk jobs keep their state in the database, so a failed job is removed rather than kept:
@@ -72,8 +74,13 @@ export class JobQueues {
     /** A queue's connection error (Redis away); without a listener BullMQ prints each one raw to the console. */
     onError?: (err: Error) => void,
   ) {
+    const clustered = isClustered(connection);
     const make = (name: QueueName, defaultJobOptions: JobsOptions) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions });
+      const queue = new Queue(name, {
+        connection,
+        prefix: bullQueuePrefix(prefix, name, clustered),
+        defaultJobOptions,
+      });
       if (onError) queue.on("error", onError);
       this.queues.set(name, queue);
     };

@@ -18,7 +18,7 @@
 // What can still reach the provider twice: nothing the journal saw. A process that dies between a group's
 // intents and their sends leaves at most one token batch failed as lost_in_flight without having sent them.
 import { SendResult } from "@switchboard/contracts";
-import type { Redis } from "ioredis";
+import { isClustered, type RedisConnection, slotGroup } from "@switchboard/domain/redis";
 import type { OutcomeJournalOf, SendOutcomeRow } from "./send-outcomes";
 
 /** A kept outcome outlives any retry of its chunk (and the receipt window). */
@@ -63,17 +63,18 @@ function deserialize(recipientId: string, value: string): SendOutcomeRow {
 
 export class OutcomeJournal {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
   ) {}
 
   private key(batchId: bigint | string, chunk: string): string {
-    return `${this.prefix}unwritten:${batchId}:${chunk}`;
+    // A chunk's hash and its batch's set meet in one MULTI: on a cluster they share the batch's hash tag.
+    return `${this.prefix}unwritten:${slotGroup(this.redis, String(batchId))}:${chunk}`;
   }
 
   /** The chunks of a batch that have (or had) a journal. */
   private chunksKey(batchId: bigint | string): string {
-    return `${this.prefix}unwritten-chunks:${batchId}`;
+    return `${this.prefix}unwritten-chunks:${slotGroup(this.redis, String(batchId))}`;
   }
 
   /** The batches with outcomes whose write failed for good: the scheduler writes them back. */
@@ -120,14 +121,17 @@ export class OutcomeJournal {
       },
       keep: async (rows) => {
         if (rows.length === 0) return;
-        await this.redis
+        const tx = this.redis
           .multi()
           .hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]))
           .pexpire(key, KEEP_MS)
           .sadd(this.chunksKey(batchId), chunk)
-          .pexpire(this.chunksKey(batchId), KEEP_MS)
-          .sadd(this.batchesKey, batchId.toString())
-          .exec();
+          .pexpire(this.chunksKey(batchId), KEEP_MS);
+        // On a cluster the list of batches (one key for all) has a slot of its own: the batch is listed first, so
+        // a crash in between leaves a listed batch without rows, which recovery drops, never rows unlisted.
+        if (isClustered(this.redis)) await this.redis.sadd(this.batchesKey, batchId.toString());
+        else tx.sadd(this.batchesKey, batchId.toString());
+        await tx.exec();
       },
     };
   }

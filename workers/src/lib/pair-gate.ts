@@ -5,11 +5,11 @@
 //
 // The key names the user by a hash of the number: Redis holds no phone numbers (house rule for queues and logs).
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@switchboard/domain/redis";
 
 export class PairGate {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly redisPrefix: string,
     /** Meta's 6,000 ms plus a margin for the time between this check and the provider receiving the message. */
     private readonly intervalMs: number,

@@ -17,7 +17,7 @@
 // any receipt).
 import { randomBytes } from "node:crypto";
 import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
-import type { Redis } from "ioredis";
+import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
 
 /** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
 type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
@@ -114,7 +114,7 @@ export class PartReceipts {
   private failing = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
     private readonly logger: Logger,
     private readonly opts: PartReceiptsOptions = DEFAULT_PART_RECEIPTS,
@@ -166,7 +166,10 @@ export class PartReceipts {
       waiting.length,
       ...reports,
     ];
-    this.redis.eval(TURN, 0, ...args).then(
+    // Its keys are built in the script: on a cluster one of them (they share the receipts' hash tag, deps.ts)
+    // is named as the script's key, so that it runs on the node holding them.
+    const keys = isClustered(this.redis) ? [this.prefix] : [];
+    this.redis.eval(TURN, keys.length, ...keys, ...args).then(
       (result) => {
         this.failing = false;
         const answers = result as Array<number | Array<string | null>>;

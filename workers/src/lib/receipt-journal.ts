@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "@switchboard/channels";
 import type { DeliveryReportJob } from "@switchboard/contracts";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@switchboard/domain/redis";
 
 type Report = DeliveryReportJob["reports"][number];
 
@@ -79,7 +79,7 @@ export class ReceiptJournal {
   private closed = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
     /** Where a dead process's receipts go: the delivery-report queue. */
     private readonly enqueue: (job: DeliveryReportJob) => Promise<void>,

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "@switchboard/channels";
-import type { Redis } from "ioredis";
+import { type RedisConnection, slotGroup } from "@switchboard/domain/redis";
 
 export interface SmppBindsOptions {
   beatMs: number;
@@ -34,14 +34,15 @@ export class SmppBinds {
   private failing = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly prefix: string,
     private readonly logger: Logger,
     private readonly opts: SmppBindsOptions = DEFAULT_SMPP_BINDS,
   ) {}
 
   private key(account: string): string {
-    return `${this.prefix}smpp-binds:${account}`;
+    // One pipeline writes every account's key: on a cluster they share one hash tag ({sb:smpp-binds}:<account>).
+    return `${slotGroup(this.redis, `${this.prefix}smpp-binds`)}:${account}`;
   }
 
   /** The presence of one adapter's transmitting bind of the account. */

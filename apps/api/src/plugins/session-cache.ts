@@ -17,7 +17,7 @@
 // The process that makes a change also forgets the user at once (forget()), so its own next request never waits
 // for the notification's round trip.
 import { type Listener, listen } from "@switchboard/db";
-import type { Redis } from "ioredis";
+import { duplicateRedis, masters, type RedisConnection } from "@switchboard/domain/redis";
 
 export interface SessionUser {
   id: number;
@@ -32,7 +32,7 @@ export interface SessionUser {
 
 export interface SessionCacheOptions {
   databaseUrl: string;
-  redis: Redis;
+  redis: RedisConnection;
   redisPrefix: string;
   /** Longest a user entry is served without reading the row again. */
   maxAgeMs?: number;
@@ -58,7 +58,7 @@ export class SessionCache {
   /** jti -> expiry (epoch seconds). */
   private readonly revoked = new Map<string, number>();
   private revokedLive = false;
-  private subscriber: Redis | undefined;
+  private subscriber: RedisConnection | undefined;
   private sweep: NodeJS.Timeout | undefined;
 
   private readonly maxAgeMs: number;
@@ -84,7 +84,7 @@ export class SessionCache {
     });
 
     const { redis, redisPrefix } = this.opts;
-    const sub = redis.duplicate({ lazyConnect: true });
+    const sub = duplicateRedis(redis, { lazyConnect: true });
     this.subscriber = sub;
     sub.on("error", (err) => this.opts.onError?.(err, "session cache: sign-out messages"));
     sub.on("message", (_channel, message: string) => {
@@ -194,19 +194,22 @@ export class SessionCache {
     const { redis, redisPrefix } = this.opts;
     try {
       const now = Math.floor(Date.now() / 1000);
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", revokedKey(redisPrefix, "*"), "COUNT", 1000);
-        cursor = next;
-        if (keys.length === 0) continue;
-        const pipeline = redis.pipeline();
-        for (const key of keys) pipeline.ttl(key);
-        const ttls = (await pipeline.exec()) ?? [];
-        keys.forEach((key, i) => {
-          const ttl = Number(ttls[i]?.[1]);
-          if (ttl > 0) this.revoked.set(key.slice(revokedKey(redisPrefix, "").length), now + ttl);
-        });
-      } while (cursor !== "0");
+      // Every master of a cluster holds its own slots' keys: each is scanned, and asked for the TTLs of its keys.
+      for (const node of masters(redis)) {
+        let cursor = "0";
+        do {
+          const [next, keys] = await node.scan(cursor, "MATCH", revokedKey(redisPrefix, "*"), "COUNT", 1000);
+          cursor = next;
+          if (keys.length === 0) continue;
+          const pipeline = node.pipeline();
+          for (const key of keys) pipeline.ttl(key);
+          const ttls = (await pipeline.exec()) ?? [];
+          keys.forEach((key, i) => {
+            const ttl = Number(ttls[i]?.[1]);
+            if (ttl > 0) this.revoked.set(key.slice(revokedKey(redisPrefix, "").length), now + ttl);
+          });
+        } while (cursor !== "0");
+      }
       this.revokedLive = this.subscriber?.status === "ready";
     } catch (err) {
       this.opts.onError?.(err as Error, "session cache: reading signed-out tokens");

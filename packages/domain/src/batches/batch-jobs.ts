@@ -10,6 +10,7 @@
 import {
   batchJobId,
   bullPrefix,
+  bullQueuePrefix,
   DEFAULT_RETRY_POLICIES,
   QUEUE,
   type QueueName,
@@ -18,7 +19,7 @@ import {
 } from "@switchboard/contracts";
 import { batchJobKeys, type Db } from "@switchboard/db";
 import { type JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import { isClustered, type RedisConnection } from "../redis";
 
 /** BullMQ's key prefix for a REDIS_PREFIX: the workers' rule, so both sides meet on the same queues. */
 export { bullPrefix };
@@ -52,12 +53,17 @@ const JOB_OPTIONS: Record<"ingest" | "dispatch" | "finish", JobsOptions> = {
 };
 
 /** BullMQ queues on an existing Redis connection (not closed here: its owner closes it). */
-export function bullBatchJobs(connection: Redis, redisPrefix: string, db: Db, now: () => number = Date.now): BatchJobs {
+export function bullBatchJobs(
+  connection: RedisConnection,
+  redisPrefix: string,
+  db: Db,
+  now: () => number = Date.now,
+): BatchJobs {
   const queues = new Map<QueueName, Queue>();
   const queue = (name: QueueName) => {
     let q = queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection, prefix: bullPrefix(redisPrefix) });
+      q = new Queue(name, { connection, prefix: bullQueuePrefix(redisPrefix, name, isClustered(connection)) });
       queues.set(name, q);
     }
     return q;

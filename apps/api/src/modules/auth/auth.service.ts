@@ -13,6 +13,7 @@ import {
   UserType,
 } from "@switchboard/contracts";
 import { type Db, hashPassword, Prisma, verifyPassword } from "@switchboard/db";
+import { getMany } from "@switchboard/domain/redis";
 import type { Deps } from "../../deps";
 import { AppError, conflict, forbidden, notFound } from "../../lib/errors";
 import { findManagedUser } from "../../lib/scope";
@@ -137,7 +138,7 @@ export async function login(deps: Deps, sign: Signer, input: LoginInput) {
     candidates.length > 0
       ? candidates.map((c) => accountLockKey(config.REDIS_PREFIX, c.id))
       : [unknownNameKey(config.REDIS_PREFIX, input.area, input.tenantId, input.username)];
-  const counts = (await redis.mget(keys)).map((v) => Number(v ?? 0));
+  const counts = (await getMany(redis, keys)).map((v) => Number(v ?? 0));
   const isOpen = (i: number) => (counts[i] ?? 0) < config.LOGIN_ACCOUNT_MAX_FAILURES;
   const open = candidates.filter((_, i) => isOpen(i));
   if (candidates.length > 0 ? open.length === 0 : !isOpen(0)) {
@@ -165,9 +166,8 @@ export async function login(deps: Deps, sign: Signer, input: LoginInput) {
 
   if (!user) {
     const failed = candidates.length > 0 ? open.map((c) => accountLockKey(config.REDIS_PREFIX, c.id)) : keys;
-    const tx = redis.multi();
-    for (const k of failed) tx.incr(k).expire(k, config.LOGIN_ACCOUNT_WINDOW_SECONDS);
-    await tx.exec();
+    // One MULTI per key: the accounts' keys may live on different nodes of a Redis Cluster.
+    await Promise.all(failed.map((k) => redis.multi().incr(k).expire(k, config.LOGIN_ACCOUNT_WINDOW_SECONDS).exec()));
     await writeLoginLogs(
       prisma,
       candidates.length > 0 ? open.map((c) => onAccount(attempt, c)) : [attempt],

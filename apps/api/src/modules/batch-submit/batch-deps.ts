@@ -3,15 +3,15 @@
 // one outcome subscriber (outcome-signal.ts). Registered in app.ts before those modules; they read app.batchDeps.
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import type { RedisConnection } from "@switchboard/domain/redis";
 import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import type { Redis } from "ioredis";
 import { OutcomeSignal } from "./outcome-signal";
 
 export interface BatchDeps {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisConnection;
   /** config.REDIS_PREFIX */
   redisPrefix: string;
   /** Where batch files are stored (app.storage: UPLOAD_DIR or an S3 bucket). */

@@ -4,21 +4,21 @@
 // API process serves every waiting request. A message can be lost (Redis reconnecting), so each wait also reads
 // again at a slow interval, and once more at its deadline.
 import { sendOutcomesWritten } from "@switchboard/contracts";
-import type { Redis } from "ioredis";
+import { duplicateRedis, type RedisConnection } from "@switchboard/domain/redis";
 
 /** Re-read this often even without a message (a lost message costs at most this much). */
 const FALLBACK_POLL_MS = 1_000;
 
 export class OutcomeSignal {
   private readonly waiting = new Map<string, Set<() => void>>();
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisConnection;
   private started: Promise<unknown> | undefined;
 
   constructor(
-    redis: Redis,
+    redis: RedisConnection,
     private readonly redisPrefix: string,
   ) {
-    this.subscriber = redis.duplicate({ lazyConnect: true });
+    this.subscriber = duplicateRedis(redis, { lazyConnect: true });
     this.subscriber.on("error", () => undefined); // the main connection reports Redis trouble; waits poll meanwhile
     this.subscriber.on("message", (_channel, batchId: string) => {
       for (const wake of this.waiting.get(batchId) ?? []) wake();

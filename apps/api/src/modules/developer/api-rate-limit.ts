@@ -7,9 +7,10 @@
 // nothing. Every /v1 answer carries X-RateLimit-Limit (the burst), X-RateLimit-Remaining (calls left now) and
 // X-RateLimit-Reset (seconds until the bucket is full again); a refused one is 429 with Retry-After (seconds
 // until the next call is allowed) and the envelope's message in the request's language.
+
+import type { RedisConnection } from "@switchboard/domain/redis";
 import { takeTokens } from "@switchboard/domain/token-bucket";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
 import { AppError } from "../../lib/errors";
 import { principalOf } from "../../plugins/auth";
 
@@ -21,7 +22,7 @@ export interface ApiRateLimit {
 }
 
 /** preHandler of the /v1 routes, after apiKeyAuth. */
-export function apiRateLimit(redis: Redis, redisPrefix: string, limit: ApiRateLimit) {
+export function apiRateLimit(redis: RedisConnection, redisPrefix: string, limit: ApiRateLimit) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const key = `${redisPrefix}ratelimit:v1:user:${principalOf(req).userId}`;
     const { granted, remaining, waitMs, fullMs } = await takeTokens(redis, key, limit.perSecond, limit.burst, 1);

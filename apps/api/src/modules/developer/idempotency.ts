@@ -4,7 +4,7 @@
 // fingerprint (sha256 of the request) is kept in Redis beside the key for 24 hours (like Stripe's window), and
 // a different request under a known key is refused with 409. After 24 hours a key still returns its batch.
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@switchboard/domain/redis";
 import { conflict } from "../../lib/errors";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -38,7 +38,7 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
  * different one answers 409. Release after a failed request, so a corrected request may use the key.
  */
 export async function claimIdempotencyKey(
-  redis: Redis,
+  redis: RedisConnection,
   redisPrefix: string,
   userId: number,
   key: string,
@@ -62,7 +62,7 @@ export async function claimIdempotencyKey(
 
 /** Runs a submission under a claimed key: a failure releases the claim, a success keeps it. */
 export async function withIdempotencyKey<T>(
-  deps: { redis: Redis; redisPrefix: string },
+  deps: { redis: RedisConnection; redisPrefix: string },
   claim: { userId: number; key: string | null | undefined; request: unknown },
   run: () => Promise<T>,
 ): Promise<T> {

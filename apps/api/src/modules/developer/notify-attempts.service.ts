@@ -8,7 +8,7 @@
 // the add are done under a short claim of that job id (SET NX), so the second press answers 409 too.
 
 import {
-  bullPrefix,
+  bullQueuePrefix,
   callbackResendJob,
   type NotifyAttemptList,
   type NotifyAttemptListQuery,
@@ -16,8 +16,8 @@ import {
   QUEUE,
 } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
 import type { Principal } from "../../plugins/auth";
@@ -73,8 +73,9 @@ export interface CallbackQueue {
 const CLAIM_MS = 10_000;
 
 /** The workers' callback queue on the API's Redis connection (not closed with it: its owner closes that). */
-export function bullCallbackQueue(connection: Redis, redisPrefix: string): CallbackQueue {
-  const queue = new Queue(QUEUE.callback, { connection, prefix: bullPrefix(redisPrefix) });
+export function bullCallbackQueue(connection: RedisConnection, redisPrefix: string): CallbackQueue {
+  const prefix = bullQueuePrefix(redisPrefix, QUEUE.callback, isClustered(connection));
+  const queue = new Queue(QUEUE.callback, { connection, prefix });
   const claimKey = (jobId: string) => `${redisPrefix}resend-claim:${jobId}`;
   return {
     getJob: (id) => queue.getJob(id),

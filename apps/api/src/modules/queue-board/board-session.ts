@@ -13,7 +13,7 @@
 // The cookie's token is signed with a key derived from JWT_SECRET for this use only: it can never pass as a
 // session token at the rest of the API, nor a session token as a board cookie.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@switchboard/domain/redis";
 import type { TokenClaims } from "../../plugins/auth";
 
 export const BOARD_COOKIE = "sb_queue_board";
@@ -32,7 +32,7 @@ export class BoardSessions {
   private readonly key: Buffer;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly redisPrefix: string,
     jwtSecret: string,
     private readonly now: () => number = Date.now,

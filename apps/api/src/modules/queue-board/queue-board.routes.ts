@@ -11,7 +11,8 @@
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { FastifyAdapter } from "@bull-board/fastify";
-import { bullPrefix, QUEUE, queueBoardTicket, STAFF_TYPES, UserType } from "@switchboard/contracts";
+import { bullQueuePrefix, QUEUE, queueBoardTicket, STAFF_TYPES, UserType } from "@switchboard/contracts";
+import { isClustered } from "@switchboard/domain/redis";
 import { Queue } from "bullmq";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -43,7 +44,10 @@ export const queueBoardRoutes: FastifyPluginAsyncZod = async (app) => {
   const sessions = new BoardSessions(redis, config.REDIS_PREFIX, config.JWT_SECRET);
   // On the API's shared Redis connection (not closed with the queues); its trouble is the outage's line.
   const queues = Object.values(QUEUE).map((name) => {
-    const queue = new Queue(name, { connection: redis, prefix: bullPrefix(config.REDIS_PREFIX) });
+    const queue = new Queue(name, {
+      connection: redis,
+      prefix: bullQueuePrefix(config.REDIS_PREFIX, name, isClustered(redis)),
+    });
     queue.on("error", (err) => {
       if (!app.outages.report(err)) app.log.warn({ err, queue: name }, "queue board: queue error");
     });

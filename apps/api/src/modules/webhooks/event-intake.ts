@@ -5,7 +5,7 @@
 // gathered for a moment and written by one INSERT (group commit): every call in the group is answered once that
 // statement has committed. The workers are woken through Redis after each write (and poll anyway).
 import type { PrismaClient } from "@switchboard/db";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@switchboard/domain/redis";
 
 export interface IntakeOptions {
   /** Most events per statement. */
@@ -30,7 +30,7 @@ export class EventIntake {
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly wakeup: string,
     private readonly opts: IntakeOptions = DEFAULT_INTAKE,
   ) {}
