@@ -1,5 +1,6 @@
-// Provider webhook events (stored raw by the API, apps/api/src/modules/webhooks) applied to recipients and
-// inbound messages, then deleted: the table is the queue, so an event acknowledged to the provider is never lost.
+// Provider webhook events (stored raw by the API, apps/api/src/modules/webhooks) and SMPP mobile-originated
+// messages (stored by the workers' SMPP binds, lib/mo-intake.ts) applied to recipients and inbound messages, then
+// deleted: the table is the queue, so an event acknowledged to the provider is never lost.
 //
 //   - One round claims up to `batch` due events (FOR UPDATE SKIP LOCKED) and applies them in one transaction:
 //     the events go only when what they say is written. Rounds of all processes take one advisory lock, so the
@@ -13,7 +14,7 @@
 //   - Inbound messages are stored once per provider id, matched to the last message sent to that number over that
 //     channel (hence to its batch and customer), and the customer's notify URL gets an `inbound` callback.
 
-import { type DeliveryReport, type InboundMessage, webhookProvider } from "@switchboard/channels";
+import { type DeliveryReport, type InboundMessage, storedEventParser } from "@switchboard/channels";
 import {
   BalanceLogType,
   BatchStatus,
@@ -98,14 +99,14 @@ export async function applyChannelEvents(
       const later: Array<{ id: bigint; attempts: number }> = [];
       for (const [channelId, group] of groupBy(events, (e) => e.channelId)) {
         const first = group[0] as StoredEvent;
-        const provider = webhookProvider(first.kind);
-        if (!provider) {
+        const parse = storedEventParser(first.kind);
+        if (!parse) {
           deps.logger.warn({ channelId, events: group.length }, "webhook events of a channel that takes none: dropped");
           done.push(...group.map((e) => e.id));
           result.dropped += group.length;
           continue;
         }
-        const parsed = group.map((e) => ({ event: e, ...provider.parse(e.body) }));
+        const parsed = group.map((e) => ({ event: e, ...parse(e.body) }));
         for (const p of parsed) {
           if (p.error)
             deps.logger.warn({ channelId, eventId: p.event.id.toString(), error: p.error }, "webhook event unreadable");
@@ -134,7 +135,7 @@ export async function applyChannelEvents(
           })),
         );
         if (inbound.length > 0) {
-          const stored = await storeInbound(tx, channelId, first.tenantId, inbound);
+          const stored = await storeInbound(tx, channelId, first.kind, first.tenantId, inbound);
           callbacks.push(...stored.callbacks);
           for (const id of stored.waiting) waiting.add(id);
         }
@@ -353,6 +354,7 @@ async function applyReports(
 async function storeInbound(
   tx: Prisma.TransactionClient,
   channelId: number,
+  kind: string,
   tenantId: number,
   incoming: Array<{ message: InboundMessage; eventId: bigint; lastTry: boolean }>,
 ): Promise<{ callbacks: CallbackJob[]; waiting: bigint[] }> {
@@ -376,6 +378,19 @@ async function storeInbound(
     else messages.push(i.message);
   }
   if (messages.length === 0) return { callbacks: [], waiting: [...waiting] };
+  // An SMSC hands a user's message to any bind of the account, so an SMS reply is matched over every channel of
+  // the account (as receipts are: receiptAccount in adapter-pool.ts), not only the one whose bind took it.
+  const sentOver =
+    kind === "smpp"
+      ? (
+          await tx.$queryRaw<Array<{ id: number }>>`
+            SELECT c2.id FROM channels c1 JOIN channels c2
+              ON c2.kind = c1.kind AND c2.config->>'host' = c1.config->>'host'
+             AND c2.config->>'port' = c1.config->>'port' AND c2.config->>'systemId' = c1.config->>'systemId'
+            WHERE c1.id = ${channelId}`
+        ).map((c) => c.id)
+      : [channelId];
+  if (!sentOver.includes(channelId)) sentOver.push(channelId);
   const rows = await tx.$queryRaw<
     Array<{ id: bigint; userId: number | null; batchId: bigint | null; phone: string; text: string | null }>
   >`
@@ -394,7 +409,7 @@ async function storeInbound(
     LEFT JOIN LATERAL (
       SELECT r.id, r."batchId", b."userId" FROM recipients r JOIN message_batches b ON b.id = r."batchId"
       WHERE (i.reply_to IS NOT NULL AND r."providerMessageId" = i.reply_to AND r."channelId" = ${channelId})
-         OR (r."channelId" = ${channelId} AND r."sentAt" > now() - interval '30 days' AND r.phone = i.phone)
+         OR (r."channelId" = ANY(${sentOver}::int[]) AND r."sentAt" > now() - interval '30 days' AND r.phone = i.phone)
       ORDER BY (r."providerMessageId" = i.reply_to) DESC NULLS LAST, r."sentAt" DESC
       LIMIT 1
     ) m ON true

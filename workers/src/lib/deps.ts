@@ -20,6 +20,7 @@ import { PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
+import { moIntake } from "./mo-intake";
 import { SmppBinds } from "./smpp-binds";
 
 export type WorkerConfig = Pick<
@@ -196,6 +197,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     secretKey: channelSecretKey(config.CHANNEL_SECRET_KEY),
     logger,
     onReport: (channelId, report) => receipts.push(channelId, report),
+    onInbound: moIntake(prisma, redis, config.REDIS_PREFIX),
     ...(opts.smpp ? { smpp: opts.smpp } : {}),
     onSmppReconnect: () => metrics.smppReconnects.inc(),
     // The account's highest id and its restarts, its long messages' part receipts, and who holds its binds, for
