@@ -15,12 +15,12 @@ import { ChunkLeases } from "./chunk-leases";
 import { IdRestarts } from "./id-restarts";
 import { JobQueues } from "./job-queues";
 import { QUEUE_NAMES, WorkerMetrics } from "./metrics";
+import { moIntake } from "./mo-intake";
 import { OutcomeJournal } from "./outcome-journal";
 import { PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
-import { moIntake } from "./mo-intake";
 import { SmppBinds } from "./smpp-binds";
 
 export type WorkerConfig = Pick<
