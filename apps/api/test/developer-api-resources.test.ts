@@ -66,6 +66,16 @@ describe("developer API resources", () => {
     const second = await submit(a.key, ["+12025550103"]);
     const theirs = await submit(other.key, ["+12025550104"]);
 
+    // The batch row keeps bounds around its recipients' ids (the recipient lists read only that id range).
+    for (const b of [first, second]) {
+      const row = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(b.id) } });
+      const ids = (await t.prisma.recipient.findMany({ where: { batchId: row.id }, select: { id: true } })).map(
+        (r) => r.id,
+      );
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((id) => id > (row.recipientIdFrom ?? 0n) && id < (row.recipientIdTo ?? 0n))).toBe(true);
+    }
+
     const list = await v1Get<BatchList>(a.key, "/v1/batches");
     expect(list.status).toBe(200);
     expect(list.body.data.list.map((b) => b.id)).toEqual([second.id, first.id]);

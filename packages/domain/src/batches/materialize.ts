@@ -242,6 +242,14 @@ class RecipientWriter {
   }
 }
 
+/** One value of the recipients' id sequence (spent: a bound, never a row's id). */
+async function drawRecipientId(tx: Prisma.TransactionClient): Promise<bigint> {
+  const [row] = await tx.$queryRaw<Array<{ id: bigint }>>`
+    SELECT nextval(pg_get_serial_sequence('recipients', 'id')) AS id`;
+  if (!row) throw new Error("recipients id sequence: no value");
+  return row.id;
+}
+
 /** A path of the status machine, checked against canTransition (a programming error if illegal). */
 function passedStatus(review: boolean): BatchStatus {
   if (review) return BatchStatus.UNDER_REVIEW;
@@ -311,6 +319,9 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         taskType: spec.taskType,
         template: templateOf(spec.content),
       });
+      // The bounds of the ids this batch's recipients will take (schema: recipientIdFrom): the id sequence is
+      // monotonic, so every id drawn between these two draws lies between them.
+      const recipientIdFrom = await drawRecipientId(tx);
       const recipients = new RecipientWriter(
         tx,
         id,
@@ -322,6 +333,7 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       );
       if (input.read) await input.read(() => recipients.take());
       await recipients.finish();
+      const recipientIdTo = await drawRecipientId(tx);
       // A WhatsApp template must exist, be approved and take these values on every channel carrying the batch.
       await assertTemplateFits(tx, [...recipients.channelIds], spec.content);
       // An SMS sender id must be approved for every country the batch sends to (a refusal rolls everything back).
@@ -375,6 +387,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         // What the reviewer is told: which rules held the batch (none when it goes without review).
         reviewReasons: reasons.length > 0 ? (reasons as Prisma.InputJsonValue) : Prisma.DbNull,
         ingestedCount: sorted.total,
+        recipientIdFrom,
+        recipientIdTo,
       };
       // Last, so the row is not locked while progress is reported; for a file, a cancel or reject that came
       // first wins.
