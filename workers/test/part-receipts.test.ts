@@ -39,7 +39,7 @@ function adapter(port: number, store: PartReceipts): { adapter: SmppAdapter; rep
     reconnectInitialMs: 20,
     reconnectMaxMs: 200,
   });
-  a.useSharedState({ parts: store.of(`smpp:127.0.0.1:${port}:switchboard`) });
+  a.useSharedState({ parts: store.of(`smpp:127.0.0.1:${port}:switchboard`, 1) });
   const reports: DeliveryReport[] = [];
   a.onReport((r) => {
     reports.push(r);
@@ -109,7 +109,7 @@ describe("long SMS part receipts across processes", () => {
   it("folds a message once when two processes take its last parts at the same moment", async () => {
     const prefix = workerPrefix();
     const account = "smpp:127.0.0.1:1:race";
-    const stores = [processStore(prefix).of(account), processStore(prefix).of(account)];
+    const stores = [processStore(prefix).of(account, 1), processStore(prefix).of(account, 1)];
     const messages = Array.from({ length: 200 }, (_, m) => {
       const message = stores[0]!.open(2);
       stores[0]!.accepted(message, 0, `race-${m}-a`);

@@ -4,6 +4,7 @@ import type { DeliveryReportJob } from "@switchboard/contracts";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { DEFAULT_PART_RECEIPTS, PartReceipts } from "../src/lib/part-receipts";
 import { ReceiptJournal } from "../src/lib/receipt-journal";
 import { ReceiptRouter, ReportBatcher } from "../src/lib/report-batcher";
 import { workerPrefix } from "./helpers";
@@ -89,5 +90,39 @@ describe("receipt journal", () => {
     await journal.close();
     expect(await redis.exists(key)).toBe(0);
     expect(await redis.zscore(`${prefix}receipt-owners`, journal.owner)).toBeNull();
+  });
+
+  it("a receipt that is no long SMS part is journaled by its part lookup's script: no second round trip", async () => {
+    const prefix = workerPrefix();
+    const jobs: DeliveryReportJob[] = [];
+    const journal = new ReceiptJournal(redis, prefix, async () => {}, logger, { heartbeatMs: 60_000, staleMs: 30_000 });
+    const batcher = new ReportBatcher(
+      async (job) => {
+        jobs.push(job);
+      },
+      logger,
+      { flushMs: 10, maxReports: 1_000, maxBuffered: 10_000 },
+      (tokens) => journal.done(tokens),
+    );
+    const router = new ReceiptRouter(() => false, batcher, journal);
+    const parts = new PartReceipts(redis, prefix, logger, { ...DEFAULT_PART_RECEIPTS, journal }).of("smpp:x:1:y", 9);
+    const long = parts.open(2);
+    parts.accepted(long, 0, "p0");
+    parts.accepted(long, 1, "p1");
+    const short = { providerMessageId: "s1", status: "delivered" as const };
+    const part = { providerMessageId: "p0", status: "delivered" as const };
+    expect(await Promise.all([parts.report(short), parts.report(part)])).toEqual(["not_a_part", "waiting"]);
+    const key = `${prefix}receipts:${journal.owner}`;
+    // The short message's receipt is in the journal (and this process listed), the part is not: it waits for the
+    // other part in the store.
+    expect((await redis.hvals(key)).map((v) => JSON.parse(v)[1].providerMessageId)).toEqual(["s1"]);
+    expect(await redis.zscore(`${prefix}receipt-owners`, journal.owner)).not.toBeNull();
+    // The router takes it as journaled: nothing to wait for, no write of its own.
+    expect(router.push(9, short)).toBeUndefined();
+    await router.flush();
+    expect(jobs).toEqual([{ channelId: 9, reports: [expect.objectContaining({ providerMessageId: "s1" })] }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await journal.close();
+    expect(await redis.exists(key)).toBe(0);
   });
 });

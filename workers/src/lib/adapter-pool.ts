@@ -73,7 +73,7 @@ export interface AdapterPoolOptions {
    * highest message id, to see the SMSC's ids start again (id-restarts.ts), where long messages' part receipts
    * are folded (part-receipts.ts), and its binds held (smpp-binds.ts).
    */
-  smppShared?: (account: string) => SmppShared;
+  smppShared?: (account: string, channelId: number) => SmppShared;
 }
 
 /** The shared state an SMPP adapter takes (adapter.ts, useSharedState). */
@@ -140,7 +140,7 @@ export class AdapterPool {
       });
       // Before its first bind completes (the connect is under way, its answer comes on a later turn).
       if (row.kind === "smpp" && this.opts.smppShared) {
-        (built.adapter as SmppAdapter).useSharedState(this.opts.smppShared(account));
+        (built.adapter as SmppAdapter).useSharedState(this.opts.smppShared(account, channelId));
       }
     } catch (err) {
       this.opts.logger.error({ err, channelId }, "channel settings or credentials unreadable");

@@ -17,7 +17,7 @@ import { JobQueues } from "./job-queues";
 import { QUEUE_NAMES, WorkerMetrics } from "./metrics";
 import { moIntake } from "./mo-intake";
 import { OutcomeJournal } from "./outcome-journal";
-import { PartReceipts } from "./part-receipts";
+import { DEFAULT_PART_RECEIPTS, PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
@@ -185,7 +185,11 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     receiptJournal,
   );
   const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
-  const partReceipts = new PartReceipts(redis, receiptPrefix, logger);
+  // A receipt that is no long message's part is journaled by its part lookup's script: one round trip, as before.
+  const partReceipts = new PartReceipts(redis, receiptPrefix, logger, {
+    ...DEFAULT_PART_RECEIPTS,
+    journal: receiptJournal,
+  });
   const smppBinds = new SmppBinds(redis, config.REDIS_PREFIX, logger);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
   // One keep-alive pool for every HTTP channel (RBM, WhatsApp) of this process, connecting through the policy.
@@ -202,9 +206,9 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onSmppReconnect: () => metrics.smppReconnects.inc(),
     // The account's highest id and its restarts, its long messages' part receipts, and who holds its binds, for
     // every process bound to it (the adapter logs a failure).
-    smppShared: (account) => ({
+    smppShared: (account, channelId) => ({
       ids: idRestarts.of(account),
-      parts: partReceipts.of(account),
+      parts: partReceipts.of(account, channelId),
       bind: smppBinds.of(account),
     }),
   });

@@ -13,11 +13,13 @@
 // order: it is atomic, so two processes taking the last two parts at once fold the message exactly once. A part
 // is written when its submit is answered; a receipt that reaches another process before that write (within a
 // millisecond of the answer: no SMSC's handset round trip is that fast) passes through as it is. Short messages
-// write nothing; their receipts ride in the turn's script (a lookup each: a part sent by another process looks like
-// any receipt).
-import { randomBytes } from "node:crypto";
+// write nothing when sent. Every receipt is looked up (a part sent by another process looks like any receipt), and
+// one that is no part is written to the receipt journal by the same script (receipt-journal.ts, entry()): the
+// lookup takes the round trip the journal's write took before, so a receipt's acknowledgement waits no longer.
+import { createHash, randomBytes } from "node:crypto";
 import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
 import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
+import type { JournalEntry, ReceiptJournal } from "./receipt-journal";
 
 /** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
 type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
@@ -29,16 +31,22 @@ export interface PartReceiptsOptions {
   maxAgeMs: number;
   /** How long a folded message stays to answer a part delivered again. */
   doneKeepMs: number;
+  /** Where a receipt that is no part is journaled by the lookup's script (none: the router journals it). */
+  journal?: ReceiptJournal;
 }
 
 export const DEFAULT_PART_RECEIPTS: PartReceiptsOptions = { maxAgeMs: 3 * 24 * 3_600_000, doneKeepMs: 3_600_000 };
 
-// Keys are built here from the prefix: a receipt's message is known only once its part is read.
+// Keys are built here from the prefix: a receipt's message is known only once its part is read. ARGV: prefix, ttl,
+// keep, the receipt journal's owners set, this process, now, '1' to list it; then the turn's parts, refused messages
+// and receipts (account, id, part receipt, journal hash, field, entry: the last three '' when not journaled here).
 const TURN = `
 local prefix, ttl, keep = ARGV[1], ARGV[2], ARGV[3]
+local owners, owner, now, list = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local function messageKey(account, key) return prefix .. 'sms-parts:' .. account .. ':' .. key end
 local function partKey(account, id) return prefix .. 'sms-part:' .. account .. ':' .. id end
-local i = 4
+local journaled = false
+local i = 8
 local n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do
   local account, key, parts, index, id = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
@@ -68,8 +76,8 @@ end
 local out = {}
 n = tonumber(ARGV[i]); i = i + 1
 for r = 1, n do
-  local account, id, receipt = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  i = i + 3
+  local account, id, receipt, journal, field, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+  i = i + 6
   local ref = redis.call('GET', partKey(account, id))
   local key, index
   if ref then key, index = string.match(ref, '^(%S+) (%d+)$') end
@@ -77,6 +85,10 @@ for r = 1, n do
   local parts = m and tonumber(redis.call('HGET', m, 'n') or '0') or 0
   if parts == 0 then
     out[r] = 0
+    if field ~= '' then
+      redis.call('HSET', journal, field, entry)
+      journaled = true
+    end
   elseif redis.call('HSETNX', m, 'r' .. index, receipt) == 0 then
     -- this part again: the fold again once there is one (see the header), else still waiting
     if redis.call('HEXISTS', m, 'done') == 1 then out[r] = folded(m, parts) else out[r] = 1 end
@@ -92,9 +104,14 @@ for r = 1, n do
     out[r] = folded(m, parts)
   end
 end
+if journaled and list == '1' then redis.call('ZADD', owners, now, owner) end
 return out`;
+/** Run by its hash: the script is not sent (nor hashed by Redis) on every turn of receipts. */
+const TURN_SHA = createHash("sha1").update(TURN).digest("hex");
 
 interface Waiting {
+  receipt: DeliveryReport;
+  entry: JournalEntry | undefined;
   resolve: (folding: PartFolding) => void;
   reject: (err: unknown) => void;
 }
@@ -120,8 +137,8 @@ export class PartReceipts {
     private readonly opts: PartReceiptsOptions = DEFAULT_PART_RECEIPTS,
   ) {}
 
-  /** The store of one SMSC account's adapters. */
-  of(account: string): PartStore {
+  /** The store of one SMSC account's adapter, of this channel (the receipt journal names a receipt's channel). */
+  of(account: string, channelId: number): PartStore {
     return {
       open: (parts) => ({ key: `${this.keyPrefix}${(this.next++).toString(36)}`, parts }),
       accepted: (message: LongMessage, index: number, id: string) => {
@@ -135,11 +152,31 @@ export class PartReceipts {
       report: (receipt: DeliveryReport) =>
         new Promise<PartFolding>((resolve, reject) => {
           const stored: Stored = [receipt.status, receipt.errorCode ?? null, receipt.doneAt?.getTime() ?? null];
-          this.reports.push(account, receipt.providerMessageId, JSON.stringify(stored));
-          this.waiting.push({ resolve, reject });
+          const entry = this.opts.journal?.entry(channelId, receipt);
+          this.reports.push(
+            account,
+            receipt.providerMessageId,
+            JSON.stringify(stored),
+            entry?.key ?? "",
+            entry?.token ?? "",
+            entry?.value ?? "",
+          );
+          this.waiting.push({ receipt, entry, resolve, reject });
           this.schedule();
         }),
     };
+  }
+
+  /** The turn's script, sent whole only when Redis does not have it yet (its first use, or after a restart). */
+  private run(args: Array<string | number>): Promise<unknown> {
+    // Its keys are built in the script: on a cluster one of them (they share the receipts' hash tag, deps.ts)
+    // is named as the script's key, so that it runs on the node holding them.
+    const keys = isClustered(this.redis) ? [this.prefix] : [];
+    return this.redis
+      .evalsha(TURN_SHA, keys.length, ...keys, ...args)
+      .catch((err: unknown) =>
+        isNoScript(err) ? this.redis.eval(TURN, keys.length, ...keys, ...args) : Promise.reject(err),
+      );
   }
 
   private schedule(): void {
@@ -155,10 +192,16 @@ export class PartReceipts {
     this.abandons = [];
     this.reports = [];
     this.waiting = [];
+    const journal = this.opts.journal;
+    const list = journal !== undefined && !journal.isListed;
     const args = [
       this.prefix,
       this.opts.maxAgeMs,
       this.opts.doneKeepMs,
+      journal?.ownersKey ?? "",
+      journal?.owner ?? "",
+      Date.now(),
+      list ? "1" : "",
       registrations.length / 5,
       ...registrations,
       abandons.length / 2,
@@ -166,15 +209,15 @@ export class PartReceipts {
       waiting.length,
       ...reports,
     ];
-    // Its keys are built in the script: on a cluster one of them (they share the receipts' hash tag, deps.ts)
-    // is named as the script's key, so that it runs on the node holding them.
-    const keys = isClustered(this.redis) ? [this.prefix] : [];
-    this.redis.eval(TURN, keys.length, ...keys, ...args).then(
+    this.run(args).then(
       (result) => {
         this.failing = false;
         const answers = result as Array<number | Array<string | null>>;
         waiting.forEach((w, i) => {
-          w.resolve(folding(answers[i]));
+          const answer = folding(answers[i]);
+          // Journaled by the script: the router takes it as such (no write of its own).
+          if (answer === "not_a_part" && w.entry !== undefined) journal?.wrote(w.receipt, w.entry, list);
+          w.resolve(answer);
         });
       },
       (err: unknown) => {
@@ -186,6 +229,10 @@ export class PartReceipts {
       },
     );
   }
+}
+
+function isNoScript(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }
 
 function folding(answer: number | Array<string | null> | undefined): PartFolding {

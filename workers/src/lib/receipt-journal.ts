@@ -15,11 +15,23 @@
 // event loop stuck for staleMs) only has its receipts enqueued twice: a receipt is recorded once whatever comes.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Logger } from "@switchboard/channels";
+import type { DeliveryReport, Logger } from "@switchboard/channels";
 import type { DeliveryReportJob } from "@switchboard/contracts";
 import type { RedisConnection } from "@switchboard/domain/redis";
+import { jobReport } from "./report-batcher";
 
 type Report = DeliveryReportJob["reports"][number];
+
+/**
+ * A receipt journaled by another script, in a round trip that script makes anyway (part-receipts.ts: its part
+ * lookup): the script writes `value` under field `token` of hash `key`, as add() would have.
+ */
+export interface JournalEntry {
+  token: string;
+  item: Report;
+  key: string;
+  value: string;
+}
 
 export interface ReceiptJournalOptions {
   heartbeatMs: number;
@@ -77,6 +89,8 @@ export class ReceiptJournal {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Receipts another script journaled (entry()), until the router takes them (taken()). */
+  private readonly written = new WeakMap<DeliveryReport, JournalEntry>();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -89,8 +103,13 @@ export class ReceiptJournal {
     this.owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   }
 
-  private get ownersKey(): string {
+  get ownersKey(): string {
     return `${this.prefix}receipt-owners`;
+  }
+
+  /** Whether the owners set names this process already (else a script journaling a receipt lists it too). */
+  get isListed(): boolean {
+    return this.listed;
   }
 
   private keyOf(owner: string): string {
@@ -107,6 +126,32 @@ export class ReceiptJournal {
     this.turn ??= newTurn();
     this.schedule();
     return { token, stored: this.turn.promise };
+  }
+
+  /**
+   * A receipt's journal entry for a script that writes it itself, in a round trip it makes anyway (part-receipts.ts);
+   * nothing is written here. Once the script wrote it, written() hands it to the router (taken()).
+   */
+  entry(channelId: number, report: DeliveryReport): JournalEntry {
+    const token = (this.seq++).toString(36);
+    const item = jobReport(report, Date.now());
+    return { token, item, key: this.keyOf(this.owner), value: JSON.stringify([channelId, item]) };
+  }
+
+  /** A script wrote this receipt's entry (and listed this process, when `listed`). */
+  wrote(report: DeliveryReport, entry: JournalEntry, listed: boolean): void {
+    this.written.set(report, entry);
+    if (listed && !this.listed) {
+      this.listed = true;
+      this.start();
+    }
+  }
+
+  /** The entry a script wrote for this receipt, once: the receipt is journaled already. */
+  taken(report: DeliveryReport): JournalEntry | undefined {
+    const entry = this.written.get(report);
+    if (entry !== undefined) this.written.delete(report);
+    return entry;
   }
 
   /** These receipts are enqueued or recorded: they leave the journal (with this turn's write, after its adds). */

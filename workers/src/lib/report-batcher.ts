@@ -141,8 +141,10 @@ export class ReceiptRouter {
    * once the receipt is journaled (at once without a journal).
    */
   push(channelId: number, report: DeliveryReport): Promise<void> | undefined {
-    const item = jobReport(report, Date.now());
-    const journaled = this.journal?.add(channelId, item);
+    // Journaled already by its part lookup's script (part-receipts.ts), arrival time and all: nothing to wait for.
+    const written = this.journal?.taken(report);
+    const item = written?.item ?? jobReport(report, Date.now());
+    const journaled = written ? { token: written.token, stored: undefined } : this.journal?.add(channelId, item);
     if (this.waiting.push([channelId, report, item, journaled?.token]) === 1) setImmediate(() => this.route());
     return journaled?.stored;
   }
