@@ -22,7 +22,7 @@
 //     process a bind: its       released, run again after bindRefusedDelayMs doubling up to 5 s), without spending
 //     limit per account)        an attempt; when none does, it is refused for now as above (an SMSC that answers
 //                              even a wrong password "bind failed" is the channel's failure)
-import type { OutboundMessage, SendOutcome } from "@switchboard/channels";
+import type { OutboundMessage, SendOutcome, SmppAdapter } from "@switchboard/channels";
 import { templateStatusOfError } from "@switchboard/channels/whatsapp";
 import type { DeliveryReportJob, DispatchChunkJob } from "@switchboard/contracts";
 import {
@@ -662,6 +662,11 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
       if (writer.failed) break;
       // The template is refused: what is left stays unsent, and the batch is failed (and refunded) below.
       if (result.templateRefused) break;
+      // Known before a token is taken for it: the channel cannot send from this process now.
+      if (!result.notHere && refusedHere(channel)) {
+        result.notHere = true;
+        result.lastErrorCode = NOT_HERE;
+      }
       // The channel itself is refused (or cannot send from here): what is left stays unsent for when an admin has
       // fixed it (or for another process).
       if (result.channelRefused || result.notHere) {
@@ -747,6 +752,11 @@ async function stillSending(s: Pick<Sender, "deps" | "batchId" | "lease">): Prom
   }
   const batch = await s.deps.prisma.messageBatch.findUnique({ where: { id: s.batchId }, select: { status: true } });
   return batch?.status === BatchStatus.SENDING;
+}
+
+/** An SMPP channel whose SMSC refused this process a bind as busy, none made since (SmppAdapter.refusedHere). */
+function refusedHere(channel: PooledChannel): boolean {
+  return (channel.adapter as Partial<SmppAdapter>).refusedHere === true;
 }
 
 /** Whether another process holds a bind of the channel's SMSC account (a refusal here is then its bind limit). */

@@ -119,6 +119,8 @@ export interface SmppSharedState {
 export interface SmppAdapter extends ChannelAdapter {
   readonly kind: "smpp";
   stats(): SmppAdapterStats;
+  /** Its last bind was refused as busy and none succeeded since: sends fail at once with BIND_REFUSED. */
+  readonly refusedHere: boolean;
   /** Mobile-originated messages: SMPP channels always take them (mobile-originated.ts). */
   onInbound(handler: InboundHandler): void;
   /** Call right after creating the adapter, before its first bind completes (see the header). */
@@ -318,6 +320,10 @@ class SmppAdapterImpl implements SmppAdapter {
     this.handlers.push(handler);
   }
 
+  get refusedHere(): boolean {
+    return this.bindRefused !== undefined && !this.tx.isBound;
+  }
+
   onInbound(handler: InboundHandler): void {
     this.inboundHandlers.push(handler);
   }
@@ -342,7 +348,7 @@ class SmppAdapterImpl implements SmppAdapter {
       return Promise.resolve(sendFailure("INVALID_DESTINATION", false, "destination is not an E.164 number"));
     }
     if (msg.text.length === 0) return Promise.resolve(sendFailure("EMPTY_MESSAGE", false));
-    if (this.bindRefused !== undefined && !this.tx.isBound) return Promise.resolve(this.refusedHere());
+    if (this.refusedHere) return Promise.resolve(sendFailure(BIND_REFUSED, true, this.refusedDetail()));
     const encoded = encodeMessage(msg.text, this.config.concatenation, this.concatRef);
     const total = encoded.parts.length;
     if (total > MAX_PARTS) {
@@ -634,10 +640,6 @@ class SmppAdapterImpl implements SmppAdapter {
         this.fail(submit, BIND_REFUSED, true, this.refusedDetail());
       }
     }
-  }
-
-  private refusedHere(): SendOutcome {
-    return sendFailure(BIND_REFUSED, true, this.refusedDetail());
   }
 
   private refusedDetail(): string {
