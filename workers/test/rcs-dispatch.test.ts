@@ -16,6 +16,7 @@ import type { PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../apps/api/src/app";
+import { DEFAULT_TUNING } from "../src/index";
 import {
   createCustomer,
   createPendingBatch,
@@ -24,6 +25,7 @@ import {
   type Harness,
   startHarness,
   TEST_SECRET_KEY,
+  TEST_TUNING,
   testConfig,
   testPrisma,
   uniqueName,
@@ -45,10 +47,20 @@ const clientToken = "rbm-test-client-token";
 beforeAll(async () => {
   prisma = testPrisma();
   // Content's fallback windows are minutes long; here a minute lasts 1.2 s.
-  // Retries within a chunk as the product has them (3, the tests' 1 elsewhere): the 5,000-recipient case runs a
-  // 429 storm and 2 % 5xx, and with one retry a recipient could run out of tries on a loaded machine (intermittent
-  // FAILUREs that have nothing to do with what the test checks).
-  h = await startHarness({ tuning: { fallbackWindowScale: 0.02, sendRetries: 3 } });
+  // Retries as the product has them (3 rounds within a chunk run, 5 runs 2 s apart doubling; the tests' 1 round
+  // and 3 runs 100 ms apart elsewhere): the 5,000-recipient case runs a 429 storm and 2 % 5xx, which spent the
+  // tests' budget in 4 s on a loaded machine and failed the batch as "channel still refusing" (CI, intermittent).
+  h = await startHarness({
+    tuning: {
+      fallbackWindowScale: 0.02,
+      sendRetries: DEFAULT_TUNING.sendRetries,
+      retries: {
+        ...DEFAULT_TUNING.retries,
+        ...TEST_TUNING.retries,
+        dispatchChunk: DEFAULT_TUNING.retries.dispatchChunk,
+      },
+    },
+  });
   const config = testConfig(undefined, h.deps.redisPrefix);
   apiRedis = new Redis(config.REDIS_URL);
   api = await buildApp({ config: { ...config, LOG_LEVEL: "silent" }, prisma, redis: apiRedis });
