@@ -324,7 +324,27 @@ describe("batch detail replies", () => {
     expect(requests.find((r) => r.url.pathname === "/batch/replies")?.url.searchParams.get("id")).toBe("42");
   });
 
-  it("says when nobody replied, and shows no replies for SMS or screening", async () => {
+  it("lists SMS replies too (users writing back by SMS)", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(detail({ status: 22 })) },
+      "GET /batch/recipients": empty,
+      "GET /batch/replies": {
+        body: envelope({
+          list: [
+            { id: "7", phone: "+12025550130", text: "STOP", postbackData: null, receivedAt: "2026-01-05T08:02:00Z" },
+          ],
+          total: 1,
+        }),
+      },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    const list = await screen.findByTestId("reply-list");
+    expect(await within(list).findByText("STOP")).toBeInTheDocument();
+    expect(within(list).getByText("+12025550130")).toBeInTheDocument();
+  });
+
+  it("says when nobody replied, and shows no replies for screening", async () => {
     mockFetch({
       "/website/config": websiteConfig,
       "GET /batch/detail": { body: envelope(wsDetail()) },
@@ -337,7 +357,7 @@ describe("batch detail replies", () => {
 
     mockFetch({
       "/website/config": websiteConfig,
-      "GET /batch/detail": { body: envelope(detail({ status: 22 })) },
+      "GET /batch/detail": { body: envelope(detail({ status: 22, taskType: 1 })) },
       "GET /batch/recipients": empty,
     });
     renderInApp(<BatchDetailView batchId="42" staff={false} />);

@@ -1,4 +1,4 @@
-import { ProductCode, TaskType } from "@switchboard/contracts/codes";
+import { TaskType } from "@switchboard/contracts/codes";
 import { useQuery } from "@tanstack/react-query";
 import {
   Alert,
@@ -194,8 +194,9 @@ export function BatchDetailView({
       <Card size="small" title={t("detail.recipients")} style={{ marginTop: 24 }}>
         <RecipientList batchId={batch.id} productCode={batch.productCode} staff={staff} live={live} />
       </Card>
-      {batch.productCode !== ProductCode.SMS && batch.taskType !== TaskType.SCREENING && (
-        // WhatsApp and RCS users answer (text, button and suggestion taps); SMS replies are not received.
+      {batch.taskType !== TaskType.SCREENING && (
+        // Users answer on every product: WhatsApp and RCS text, button and suggestion taps, SMS replies (mobile
+        // originated); a screening batch sends nothing to answer.
         <Card size="small" title={t("detail.replies")} style={{ marginTop: 24 }}>
           <ReplyList batchId={batch.id} live={live} />
         </Card>
