@@ -29,6 +29,7 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes";
 import { API_KEY_SECURITY } from "./modules/developer/api-key";
 import { developerRoutes } from "./modules/developer/developer.routes";
 import { developerApiRoutes } from "./modules/developer/developer-api.routes";
+import { declareRequestHeaders } from "./modules/developer/request-headers";
 import { webhookCatalogue } from "./modules/developer/webhook-catalogue";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
@@ -167,6 +168,8 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
       },
     },
     transform: jsonSchemaTransform,
+    // The /v1 operations' lang and Idempotency-Key headers (read by the routes, documented for generated clients).
+    transformObject: (doc) => ("openapiObject" in doc ? declareRequestHeaders(doc.openapiObject) : doc.swaggerObject),
   });
   // The developer API is authenticated by a secret key, never by the session token: every /v1 route documents
   // the two secret-key schemes, whatever its module declared (api-key.ts checks the key).

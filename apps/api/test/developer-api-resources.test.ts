@@ -321,6 +321,23 @@ describe("the webhook catalogue", () => {
     const report = doc.webhooks.delivery_report!.post.requestBody.content["application/json"]!.schema;
     expect(JSON.stringify(report.properties?.data)).toContain("receiveResult");
   });
+
+  it("declares the lang header on every /v1 operation and Idempotency-Key where a batch is created", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/docs/json" })).json() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+    };
+    const headers = (path: string, method: string) =>
+      (doc.paths[path]?.[method]?.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+    const v1 = Object.entries(doc.paths).filter(([path]) => path.startsWith("/v1/"));
+    expect(v1.length).toBeGreaterThan(10);
+    for (const [path, item] of v1)
+      for (const method of Object.keys(item)) expect(headers(path, method)).toContain("lang");
+    expect(headers("/v1/messages", "post")).toContain("Idempotency-Key");
+    expect(headers("/v1/messages/file", "post")).toContain("Idempotency-Key");
+    expect(headers("/v1/balance", "get")).not.toContain("Idempotency-Key");
+    // Only /v1: the web app's routes are not the SDK's.
+    expect(headers("/user/info", "get")).toEqual([]);
+  });
 });
 
 interface JsonSchema {

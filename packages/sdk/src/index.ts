@@ -25,7 +25,10 @@ export interface SwitchboardClientOptions {
   lang?: Lang;
   /** A fetch of your own (tests, proxies, retries). Default: globalThis.fetch. */
   fetch?: ClientOptions["fetch"];
-  /** More headers sent on every call. Per call, pass `headers` (e.g. `{ "Idempotency-Key": "order-1001" }`). */
+  /**
+   * More headers sent on every call. Per call, the document's own headers are typed parameters
+   * (`params: { header: { "Idempotency-Key": "order-1001" } }` on the routes that create a batch, `lang` on all).
+   */
   headers?: Record<string, string>;
 }
 

@@ -18,7 +18,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -197,7 +200,10 @@ export interface paths {
                     to?: string;
                     cursor?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -394,7 +400,10 @@ export interface paths {
                     to?: string;
                     cursor?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -608,7 +617,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -822,7 +834,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1040,7 +1055,10 @@ export interface paths {
                     countryCode?: string;
                     cursor?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1232,7 +1250,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                    /** @description Makes a retry safe: the same key returns the batch it created (Idempotent-Replayed: true), never a second one; a different request under a known key answers 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1643,7 +1666,10 @@ export interface paths {
                     to?: string;
                     cursor?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1829,7 +1855,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                    /** @description Makes a retry safe: the same key returns the batch it created (Idempotent-Replayed: true), never a second one; a different request under a known key answers 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2417,7 +2448,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2606,7 +2640,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                    /** @description Makes a retry safe: the same key returns the batch it created (Idempotent-Replayed: true), never a second one; a different request under a known key answers 409. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2821,7 +2860,10 @@ export interface paths {
                     pageSize?: number;
                     cursor?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2976,7 +3018,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3147,7 +3192,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3320,7 +3368,10 @@ export interface paths {
                     productCode?: 1000 | 2000 | 3000;
                     keyword?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3510,7 +3561,10 @@ export interface paths {
                     status?: 1 | 2 | 3 | 4;
                     countryCode?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
