@@ -1,5 +1,5 @@
-// Callback attempts (issue 18): GET /user/notify/attempts lists the caller's own attempts, newest first, filtered
-// by event and batch; POST /user/notify/attempts/{id}/resend queues the attempt's event again with its eventId
+// Callback attempts (issue 18): GET /user/notify/attempts lists the caller's own attempts (staff: a customer's they
+// manage), newest first, filtered by event and batch; POST /user/notify/attempts/{id}/resend queues the attempt's event again with its eventId
 // (one job on the workers' callback queue), 409 while that resend is queued, 404 for another customer's attempt.
 import { bullPrefix, type NotifyAttemptList, type NotifyResendResult, QUEUE, UserType } from "@switchboard/contracts";
 import { Queue } from "bullmq";
@@ -101,9 +101,30 @@ describe("GET /user/notify/attempts", () => {
     expect(theirs.body.data).toEqual({ list: [], total: 0 });
   });
 
-  it("is the customers' own: staff are refused, a bad filter is 400", async () => {
-    expect((await get(t, "/user/notify/attempts", w.admin.token)).status).toBe(403);
-    const a = await customer();
+  it("staff read a customer's attempts they manage (support), nobody else's; a bad filter is 400", async () => {
+    const a = await customer(); // agent1's customer in w's tenant
+    await eventWithAttempts(a, "batch_finished", 9_000_020n);
+    const url = `/user/notify/attempts?userId=${a.id}`;
+    // The tenant's admin and the customer's own agent read them.
+    for (const staff of [w.admin, w.agent1]) {
+      const res = await get<NotifyAttemptList>(t, url, staff.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.total).toBe(2);
+      expect(res.body.data.list.every((r) => r.batchId === "9000020")).toBe(true);
+    }
+    // Another agent's customer, or another tenant's, answers like a missing one.
+    expect((await get(t, url, w.agent2.token)).status).toBe(404);
+    const other = await makeWorld(t);
+    expect((await get(t, url, other.admin.token)).status).toBe(404);
+    // Staff name the customer; a customer reads only its own.
+    expect((await get(t, "/user/notify/attempts", w.admin.token)).status).toBe(400);
+    const b = await customer();
+    expect((await get(t, url, b.token)).status).toBe(404);
+    expect((await get(t, `/user/notify/attempts?userId=${b.id}`, b.token)).status).toBe(200);
+    // Only the customer resends.
+    const [attempt] = await t.prisma.notifyAttempt.findMany({ where: { userId: a.id }, take: 1 });
+    expect((await post(t, `/user/notify/attempts/${attempt!.id}/resend`, w.admin.token, undefined)).status).toBe(403);
+
     expect((await get(t, "/user/notify/attempts?event=nope", a.token)).status).toBe(400);
     expect((await get(t, "/user/notify/attempts", undefined)).status).toBe(401);
   });

@@ -1,6 +1,6 @@
 // A customer's developer settings: secret key, IP whitelist, notify (callback) URL and the API switch.
 import { z } from "zod";
-import { bigId, listOf, paging } from "./common";
+import { bigId, id, listOf, paging } from "./common";
 import { BAD_PORTS, CONNECTION_REASONS, portOfUrl } from "./connection-test";
 import { WEBHOOK_EVENTS } from "./webhooks";
 
@@ -101,6 +101,8 @@ export const NOTIFY_ATTEMPT_EVENTS = [...WEBHOOK_EVENTS, "test"] as const;
 export const notifyAttemptListQuery = paging.extend({
   event: z.enum(NOTIFY_ATTEMPT_EVENTS).optional(),
   batchId: bigId().optional(),
+  /** Staff (required for them): the customer whose attempts to read, one they manage. Customers read their own. */
+  userId: id().optional(),
 });
 export type NotifyAttemptListQuery = z.infer<typeof notifyAttemptListQuery>;
 

@@ -1,4 +1,5 @@
-// Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md). The developer
+// Developer settings calls of spec section 7: customers only, each for itself (docs/permissions.md), except that
+// staff may read a customer's callback attempts they manage (support). The developer
 // API itself (/v1, called with a secret key made here) is developer-api.routes.ts beside it.
 import {
   apiKeyCreateBody,
@@ -17,6 +18,7 @@ import {
   notifyModBody,
   notifyModResult,
   notifyResendResult,
+  STAFF_TYPES,
   secretKeyRefreshResult,
   UserType,
 } from "@switchboard/contracts";
@@ -113,13 +115,16 @@ export const developerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/user/notify/attempts",
     {
-      preHandler: customer,
+      // Staff read a customer's attempts too (support: why does this customer's webhook fail?); only customers
+      // resend their own.
+      preHandler: [app.authenticate, app.requireRoles(UserType.USER, ...STAFF_TYPES)],
       schema: {
         tags,
         security,
         summary:
           "The caller's callback attempts, newest first: event, eventId, batch, attempt number, HTTP status, error, " +
-          "duration, time; filter by event and batch id",
+          "duration, time; filter by event and batch id. Staff name a customer they manage (userId): another " +
+          "tenant's or agent's customer answers 404",
         querystring: notifyAttemptListQuery,
         response: { 200: notifyAttemptList },
       },

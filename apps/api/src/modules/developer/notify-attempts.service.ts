@@ -14,13 +14,26 @@ import {
   type NotifyAttemptListQuery,
   type NotifyResendResult,
   QUEUE,
+  UserType,
 } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
 import { Queue } from "bullmq";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { pageArgs } from "../../lib/listing";
+import { findManagedCustomer } from "../../lib/scope";
 import type { Principal } from "../../plugins/auth";
+
+/** Whose attempts a list reads: a customer its own; staff the customer named, if they manage it (else 404). */
+async function attemptsOwner(prisma: PrismaClient, p: Principal, userId: number | undefined): Promise<number> {
+  if (p.type === UserType.USER) {
+    if (userId !== undefined && userId !== p.userId) throw notFound("entity.user");
+    return p.userId;
+  }
+  if (userId === undefined) throw new AppError(400, "validation.required", { field: "userId" });
+  const customer = await findManagedCustomer(prisma, p, userId, { id: true });
+  return customer.id;
+}
 
 export async function listNotifyAttempts(
   prisma: PrismaClient,
@@ -28,7 +41,7 @@ export async function listNotifyAttempts(
   q: NotifyAttemptListQuery,
 ): Promise<NotifyAttemptList> {
   const where = {
-    userId: p.userId,
+    userId: await attemptsOwner(prisma, p, q.userId),
     ...(q.event ? { event: q.event } : {}),
     ...(q.batchId ? { batchId: BigInt(q.batchId) } : {}),
   };
