@@ -2,44 +2,11 @@ import { createServer } from "node:net";
 import smpp from "smpp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryReport, SendOutcome } from "../src/index";
-import { createSmppAdapter, type SmppAdapter, type SmppConfigInput } from "../src/index";
-import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "../src/simulators/index";
+import { createSmppAdapter, type SmppAdapter } from "../src/index";
+import { type SimulatorSubmit, startSmscSimulator } from "../src/simulators/index";
+import { adapter, closeAfter, closeAll, simulator, waitFor } from "./smpp-fixtures";
 
-const cleanups: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}): Promise<SmscSimulator> {
-  const sim = await startSmscSimulator(options);
-  cleanups.push(() => sim.close());
-  return sim;
-}
-
-function adapter(port: number, config: Partial<SmppConfigInput> = {}): SmppAdapter {
-  const a = createSmppAdapter({
-    host: "127.0.0.1",
-    port,
-    systemId: "switchboard",
-    password: "secret",
-    reconnectInitialMs: 20,
-    reconnectMaxMs: 200,
-    submitTimeoutMs: 5_000,
-    ...config,
-  });
-  cleanups.push(() => a.close());
-  return a;
-}
-
-/** Polls until the condition holds; throws (rather than hangs) after the bound. */
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+afterEach(closeAll);
 
 function collectReports(a: SmppAdapter): DeliveryReport[] {
   const reports: DeliveryReport[] = [];
@@ -396,7 +363,7 @@ describe("SMPP adapter against the SMSC simulator", () => {
       },
       { onIdsRestarted: () => restarts++ },
     );
-    cleanups.push(() => a.close());
+    closeAfter(() => a.close());
     const before = await Promise.all([0, 1, 2].map((i) => a.send({ ref: `b${i}`, to: number(i), text: "before" })));
     await first.close();
     await waitFor("link down", () => !a.stats().bound);
@@ -473,7 +440,7 @@ describe("SMSC simulator protocol edges", () => {
   it("answers unknown commands with generic_nack ESME_RINVCMDID and submits before bind with ESME_RINVBNDSTS", async () => {
     const sim = await simulator();
     const session = new smpp.Session({ host: "127.0.0.1", port: sim.port });
-    cleanups.push(() => new Promise((resolve) => session.destroy(() => resolve())));
+    closeAfter(() => new Promise((resolve) => session.destroy(() => resolve())));
     await new Promise<void>((resolve) => session.once("connect", () => resolve()));
     const roundTrip = (pdu: smpp.PDU) => new Promise<smpp.PDU>((resolve) => session.send(pdu, resolve));
 

@@ -4,43 +4,11 @@
 // answers a share of delivered messages by itself (replyShare), as `npm start` runs it.
 import { afterEach, describe, expect, it } from "vitest";
 import type { InboundMessage } from "../src/index";
-import { createSmppAdapter, parseStoredMo, type SmppAdapter, storedMoBody } from "../src/index";
-import { type SmscSimulator, startSmscSimulator } from "../src/simulators/index";
+import { parseStoredMo, type SmppAdapter, storedMoBody } from "../src/index";
 import { MoAssembler, parseMobileOriginated } from "../src/smpp/mobile-originated";
+import { adapter, closeAll, simulator, waitFor } from "./smpp-fixtures";
 
-const cleanups: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-
-async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}): Promise<SmscSimulator> {
-  const sim = await startSmscSimulator(options);
-  cleanups.push(() => sim.close());
-  return sim;
-}
-
-function adapter(port: number): SmppAdapter {
-  const a = createSmppAdapter({
-    host: "127.0.0.1",
-    port,
-    systemId: "switchboard",
-    password: "secret",
-    reconnectInitialMs: 20,
-    reconnectMaxMs: 200,
-    submitTimeoutMs: 5_000,
-  });
-  cleanups.push(() => a.close());
-  return a;
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+afterEach(closeAll);
 
 /** Binds the adapter (a send does) so the simulator has a receiver for the account. */
 async function bound(a: SmppAdapter): Promise<void> {

@@ -17,12 +17,10 @@ export interface SortKey {
 type Value = bigint | number | Date;
 
 export interface CursorPage {
-  /** The list's ORDER BY, from its keys. */
-  orderBy: Array<Record<string, "asc" | "desc">>;
-  /** Rows after the cursor's row (a Prisma where), or undefined without a cursor. */
-  after: Record<string, unknown> | undefined;
-  skip: number;
-  take: number;
+  /** A findMany's page arguments for the list's `where`: narrowed past the cursor, ordered, skipped, taken. */
+  args<W extends object>(
+    where: W,
+  ): { where: W; orderBy: Array<Record<string, "asc" | "desc">>; skip: number; take: number };
   /** The cursor of the page after these rows (they must carry the key fields), or null when they end the list. */
   next(rows: readonly Record<string, unknown>[]): string | null;
 }
@@ -77,11 +75,16 @@ export function cursorPage(
   q: { page: number; pageSize: number; cursor?: string | undefined },
 ): CursorPage {
   const after = q.cursor === undefined ? undefined : keyset(keys, decode(keys, q.cursor));
+  const orderBy = keys.map((k) => ({ [k.field]: k.dir }));
+  const skip = after ? 0 : (q.page - 1) * q.pageSize;
   return {
-    orderBy: keys.map((k) => ({ [k.field]: k.dir })),
-    after,
-    skip: after ? 0 : (q.page - 1) * q.pageSize,
-    take: q.pageSize,
+    // Rows after the cursor's row, in the list's own order; by page number without a cursor.
+    args: (where) => ({
+      where: (after ? { AND: [where, after] } : where) as typeof where,
+      orderBy,
+      skip,
+      take: q.pageSize,
+    }),
     next: (rows) => {
       const last = rows.at(-1);
       return rows.length < q.pageSize || last === undefined ? null : encode(keys, last);

@@ -72,10 +72,7 @@ export async function listBatches(db: Db, p: Principal, q: Paged<BatchListQuery>
   const page = cursorPage(BATCH_ORDER, q);
   const [rows, total] = await Promise.all([
     db.messageBatch.findMany({
-      where: page.after ? { AND: [where, page.after] } : where,
-      orderBy: page.orderBy,
-      skip: page.skip,
-      take: page.take,
+      ...page.args(where),
       select: batchRowSelect,
     }),
     db.messageBatch.count({ where }),
@@ -220,10 +217,7 @@ export async function listRecipients(db: Db, p: Principal, q: Paged<RecipientLis
   const page = cursorPage(RECIPIENT_ORDER, q);
   const [rows, total] = await Promise.all([
     db.recipient.findMany({
-      where: page.after ? { AND: [where, page.after] } : where,
-      orderBy: page.orderBy,
-      skip: page.skip,
-      take: page.take,
+      ...page.args(where),
       select: recipientSelect,
     }),
     db.recipient.count({ where }),
@@ -280,10 +274,7 @@ export async function listInbound(db: Db, userId: number, q: V1InboundQuery): Pr
   const page = cursorPage(INBOUND_ORDER, q);
   const [rows, total] = await Promise.all([
     db.inboundMessage.findMany({
-      where: page.after ? { AND: [where, page.after] } : where,
-      orderBy: page.orderBy,
-      skip: page.skip,
-      take: page.take,
+      ...page.args(where),
     }),
     db.inboundMessage.count({ where }),
   ]);

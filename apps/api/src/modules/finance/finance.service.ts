@@ -237,10 +237,7 @@ async function listLog(db: Db, where: Prisma.BalanceLogWhereInput, q: Paged<Pagi
   const page = cursorPage(LOG_ORDER, q);
   const [rows, total, sum] = await Promise.all([
     db.balanceLog.findMany({
-      where: page.after ? { AND: [where, page.after] } : where,
-      orderBy: page.orderBy,
-      skip: page.skip,
-      take: page.take,
+      ...page.args(where),
       select: rowSelect,
     }),
     db.balanceLog.count({ where }),

@@ -156,11 +156,8 @@ export async function listOptOutsV1(db: Db, p: Principal, q: V1OptOutQuery): Pro
   const page = cursorPage(OPT_OUT_ORDER, q);
   const [rows, total] = await Promise.all([
     db.optOut.findMany({
-      where: page.after ? { AND: [where, page.after] } : where,
+      ...page.args(where),
       select: { id: true, phone: true, source: true, createdAt: true },
-      orderBy: page.orderBy,
-      skip: page.skip,
-      take: page.take,
     }),
     db.optOut.count({ where }),
   ]);
