@@ -7,7 +7,11 @@ import { App } from "antd";
 import dayjs from "dayjs";
 import { describe, expect, it } from "vitest";
 import { NotifyAttemptsSection } from "../src/features/developer/components/NotifyAttemptsSection";
+import StaffNotifyAttemptsPage from "../src/features/developer/pages/StaffNotifyAttemptsPage";
 import { storage } from "../src/lib/storage";
+import { flattenTree } from "../src/routes/flatten";
+import { CurrentRouteContext } from "../src/routes/route-context";
+import { routeTree } from "../src/routes/tree";
 import { envelope, mockFetch, renderRoutes } from "./helpers";
 
 const slow = { timeout: 20_000 };
@@ -137,5 +141,54 @@ describe("callback attempts", () => {
     expect(within(table).getByText("重发")).toBeInTheDocument();
     expect(screen.getByText("回调记录")).toBeInTheDocument();
     expect(within(table).getByText("1,234 毫秒")).toBeInTheDocument();
+  });
+});
+
+describe("back office: a customer's callback attempts", () => {
+  function renderStaff(path: string) {
+    storage.setLang("en");
+    const route = flattenTree(routeTree).find((r) => r.node.key === "backend.customer.callbacks");
+    if (!route) throw new Error("no route backend.customer.callbacks");
+    return renderRoutes(
+      [
+        {
+          path: "/backend/customer/callbacks",
+          element: (
+            <CurrentRouteContext value={route}>
+              <App>
+                <StaffNotifyAttemptsPage />
+              </App>
+            </CurrentRouteContext>
+          ),
+        },
+      ],
+      path,
+    );
+  }
+
+  it("asks for a customer first and reads nothing until one is chosen", slow, async () => {
+    const { requests } = mockFetch({
+      "GET /user/search": { body: envelope({ list: [{ id: 9, user: "shop9", nickname: null }], total: 1 }) },
+      "GET /user/notify/attempts": { body: envelope({ list: [row({})], total: 1 }) },
+    });
+    renderStaff("/backend/customer/callbacks");
+    expect(await screen.findByTestId("staff-attempts-choose")).toHaveTextContent("Choose a customer first");
+    expect(requests.some((r) => r.url.pathname === "/user/notify/attempts")).toBe(false);
+  });
+
+  it("lists the chosen customer's attempts, filtered in the URL, without the customer's Resend", slow, async () => {
+    const { requests } = mockFetch({
+      "GET /user/search": { body: envelope({ list: [{ id: 9, user: "shop9", nickname: null }], total: 1 }) },
+      "GET /user/notify/attempts": { body: envelope({ list: [row({ id: "5" })], total: 1 }) },
+    });
+    renderStaff("/backend/customer/callbacks?userId=9&event=batch_finished");
+    const table = await screen.findByTestId("notify-attempts");
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(2));
+    expect(within(table).getByText("Batch finished")).toBeInTheDocument();
+    expect(screen.queryByTestId("notify-attempt-resend-5")).toBeNull();
+    expect(screen.queryByText("Actions")).toBeNull();
+    const call = requests.find((r) => r.url.pathname === "/user/notify/attempts");
+    expect(call?.url.searchParams.get("userId")).toBe("9");
+    expect(call?.url.searchParams.get("event")).toBe("batch_finished");
   });
 });

@@ -121,6 +121,7 @@ export const en = {
   "route.backend.customer.authentication": "Identity authentication",
   "route.backend.customer.senderIds": "Sender IDs",
   "route.backend.customer.optOuts": "Opt-outs",
+  "route.backend.customer.callbacks": "Callback attempts",
   "route.backend.customer.log": "Customer login log",
   "route.backend.rcs": "RCS management",
   "route.backend.ws": "WS management",

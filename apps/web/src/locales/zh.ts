@@ -118,6 +118,7 @@ export const zh = {
   "route.backend.customer.authentication": "身份认证",
   "route.backend.customer.senderIds": "发送方 ID",
   "route.backend.customer.optOuts": "退订名单",
+  "route.backend.customer.callbacks": "回调记录",
   "route.backend.customer.log": "客户登录日志",
   "route.backend.rcs": "RCS管理",
   "route.backend.ws": "WS管理",

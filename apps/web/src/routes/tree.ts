@@ -295,6 +295,12 @@ export const routeTree: readonly RouteNode[] = [
             page: () => import("../features/opt-outs/pages/OptOutsPage"),
           },
           {
+            path: "callbacks",
+            key: "backend.customer.callbacks",
+            label: "route.backend.customer.callbacks",
+            page: () => import("../features/developer/pages/StaffNotifyAttemptsPage"),
+          },
+          {
             path: "log",
             key: "backend.customer.log",
             label: "route.backend.customer.log",

@@ -86,6 +86,10 @@ export const messages = defineMessages(
     "notify.testResult": "测试结果",
     "notify.needKey": "回调使用密钥签名，请先生成密钥再测试。",
     "attempts.title": "回调记录",
+    "staffAttempts.intro": "选择客户后可查看其回调推送记录及对方应答，用于排查客户接收失败的原因。仅客户本人可以重发。",
+    "staffAttempts.customer": "客户",
+    "staffAttempts.customerPlaceholder": "选择客户",
+    "staffAttempts.choose": "请先选择客户",
     "attempts.help":
       "每次推送及其应答都记录在此。未送达的回调会在 24 小时内按退避间隔重试（10 秒起逐次加倍，最长每小时一次）。",
     "attempts.time": "时间",
@@ -199,6 +203,11 @@ export const messages = defineMessages(
     "notify.testResult": "Test result",
     "notify.needKey": "Callbacks are signed with your secret key: create one before testing.",
     "attempts.title": "Callback attempts",
+    "staffAttempts.intro":
+      "Choose a customer to see every callback posted to its notify URL and the answer, to find out why its server does not take them. Only the customer can resend.",
+    "staffAttempts.customer": "Customer",
+    "staffAttempts.customerPlaceholder": "Choose a customer",
+    "staffAttempts.choose": "Choose a customer first",
     "attempts.help":
       "Every post and its answer are listed here. A callback not taken is tried again for 24 hours (10 s doubling, then hourly).",
     "attempts.time": "Time",

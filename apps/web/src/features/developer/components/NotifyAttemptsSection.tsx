@@ -15,12 +15,17 @@ type Filters = { event?: string; batchId?: string };
 
 const digitsOnly = (text: string) => text.replace(/\D/g, "").slice(0, 19);
 
-export function NotifyAttemptsSection() {
+/**
+ * The attempts list. A customer sees its own and may resend; staff pass the customer they chose (`customerId`)
+ * and read that customer's attempts only (the API lets only the customer resend, so the action is not offered).
+ */
+export function NotifyAttemptsSection({ customerId }: { customerId?: number } = {}) {
   const t = messages.useT();
   const { message } = App.useApp();
   const showError = useApiErrorMessage();
   const list = useListFilters<Filters>(["event", "batchId"], { searchKey: "batchId", clean: digitsOnly });
-  const query = useNotifyAttempts(list.params);
+  const staffView = customerId !== undefined;
+  const query = useNotifyAttempts(staffView ? { ...list.params, userId: customerId } : list.params);
   const resend = useResendNotifyAttempt();
   const eventLabel = (event: string) =>
     (NOTIFY_ATTEMPT_EVENTS as readonly string[]).includes(event)
@@ -75,7 +80,9 @@ export function NotifyAttemptsSection() {
       align: "right",
       render: (v: number | null) => (v === null ? "-" : t("attempts.ms", { ms: formatNumber(v) })),
     },
-    {
+  ];
+  if (!staffView)
+    columns.push({
       title: t("attempts.actions"),
       key: "actions",
       fixed: "right",
@@ -96,8 +103,7 @@ export function NotifyAttemptsSection() {
             {t("attempts.resend")}
           </Button>
         ) : null,
-    },
-  ];
+    });
 
   return (
     <Flex vertical gap={8} data-testid="notify-attempts-section">
