@@ -71,7 +71,8 @@ describe("callback attempts", () => {
     expect(rows[1]).toHaveTextContent("resent by hand");
     expect(rows[1]).toHaveTextContent("200");
     expect(rows[1]).toHaveTextContent(dayjs("2026-01-02T03:04:05.000Z").format("YYYY-MM-DD HH:mm:ss"));
-    expect(rows[2]).toHaveTextContent("timeout");
+    expect(rows[2]).toHaveTextContent("No answer within the time limit");
+    expect(rows[3]).toHaveTextContent("HTTP 500");
     expect(rows[2]).toHaveTextContent("5,000 ms");
     expect(rows[3]).toHaveTextContent("Test");
     expect(within(rows[3] as HTMLElement).queryByTestId("notify-attempt-resend-1")).toBeNull();

@@ -86,6 +86,7 @@ export const messages = defineMessages(
     "notify.testResult": "测试结果",
     "notify.needKey": "回调使用密钥签名，请先生成密钥再测试。",
     "attempts.title": "回调记录",
+    "attempts.noSecretKey": "没有可用于签名的密钥，未推送",
     "staffAttempts.intro": "选择客户后可查看其回调推送记录及对方应答，用于排查客户接收失败的原因。仅客户本人可以重发。",
     "staffAttempts.customer": "客户",
     "staffAttempts.customerPlaceholder": "选择客户",
@@ -203,6 +204,7 @@ export const messages = defineMessages(
     "notify.testResult": "Test result",
     "notify.needKey": "Callbacks are signed with your secret key: create one before testing.",
     "attempts.title": "Callback attempts",
+    "attempts.noSecretKey": "Not sent: no secret key to sign it with",
     "staffAttempts.intro":
       "Choose a customer to see every callback posted to its notify URL and the answer, to find out why its server does not take them. Only the customer can resend.",
     "staffAttempts.customer": "Customer",

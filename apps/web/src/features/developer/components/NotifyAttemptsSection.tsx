@@ -1,13 +1,14 @@
 // The customer's callback attempts (issue 18, docs/api-keys.md): every post to its notify URL with the answer,
 // newest first, filtered by event and batch id (in the URL, with the list building block), and a Resend action
 // that queues the attempt's event again with the same event id.
-import { NOTIFY_ATTEMPT_EVENTS, type NotifyAttemptRow } from "@switchboard/contracts";
+import { NOTIFY_ATTEMPT_EVENTS, type NotifyAttemptRow, reasonOfCallbackError } from "@switchboard/contracts";
 import { App, Button, Flex, type TableColumnsType, Tag, Typography } from "antd";
 import { FilterSelect, ListToolbar, PagedTable, ResetButton, SearchBox } from "../../../components/ListPage";
 import { useApiErrorMessage } from "../../../hooks/use-api-error-message";
 import { useListFilters } from "../../../hooks/use-list-filters";
 import { formatNumber } from "../../../lib/format";
 import { formatTime } from "../../batches/components/time";
+import { useReasonText } from "../../connection-test/reason";
 import { useNotifyAttempts, useResendNotifyAttempt } from "../api/developer-api";
 import { messages } from "../messages";
 
@@ -27,6 +28,11 @@ export function NotifyAttemptsSection({ customerId }: { customerId?: number } = 
   const staffView = customerId !== undefined;
   const query = useNotifyAttempts(staffView ? { ...list.params, userId: customerId } : list.params);
   const resend = useResendNotifyAttempt();
+  const reasonText = useReasonText();
+  // The stored error is our own code (http_500, timeout, ECONNREFUSED...): shown as a sentence in the user's
+  // language, the code itself on hover for whoever compares it with the receiver's logs.
+  const errorText = (error: string, httpStatus: number | null) =>
+    error === "no_secret_key" ? t("attempts.noSecretKey") : reasonText(reasonOfCallbackError(error), httpStatus);
   const eventLabel = (event: string) =>
     (NOTIFY_ATTEMPT_EVENTS as readonly string[]).includes(event)
       ? t(`attempts.event.${event as (typeof NOTIFY_ATTEMPT_EVENTS)[number]}`)
@@ -71,7 +77,14 @@ export function NotifyAttemptsSection({ customerId }: { customerId?: number } = 
       title: t("attempts.error"),
       dataIndex: "error",
       key: "error",
-      render: (v: string | null) => (v ? <Typography.Text type="danger">{v}</Typography.Text> : "-"),
+      render: (v: string | null, row) =>
+        v ? (
+          <Typography.Text type="danger" title={v}>
+            {errorText(v, row.httpStatus)}
+          </Typography.Text>
+        ) : (
+          "-"
+        ),
     },
     {
       title: t("attempts.duration"),
