@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { BatchStatus, type Lang, ProductCode } from "./codes";
 import { bigId, text } from "./common";
+import { isLinkTarget, LINK_CODE_LENGTH, LINK_PATH, linkTargets, MAX_LINKS_PER_BATCH, textAsSent } from "./links";
 import { isMessageKey, type MessageKey, type MessageParams, translate } from "./messages";
 import { senderIdText } from "./sender-ids";
 import { countSegments } from "./sms-segments";
@@ -183,7 +184,10 @@ export const smsContent = z
     senderId: senderId.optional(),
   })
   .superRefine((c, ctx) => {
-    const { segments } = countSegments(c.text);
+    checkLinks([c.text], [["text"]], ctx);
+    // Links counted at their shortest (the base URL is the deployment's): the exact count, with LINK_BASE_URL,
+    // is checked again at submission (unitsPerNumber), so this never refuses a text that fits.
+    const { segments } = countSegments(textAsSent(c.text, LINK_PATH.length + LINK_CODE_LENGTH));
     if (segments > SMS_MAX_SEGMENTS) {
       ctx.addIssue({
         code: "custom",
@@ -193,6 +197,33 @@ export const smsContent = z
       });
     }
   });
+
+/**
+ * Tracked link placeholders (links.ts): each target an http(s) URL, at most MAX_LINKS_PER_BATCH distinct ones over
+ * all of a content's texts. `paths` names each text's field, for the message.
+ */
+function checkLinks(texts: readonly string[], paths: readonly (string | number)[][], ctx: z.RefinementCtx): void {
+  const distinct = new Set<string>();
+  texts.forEach((text, i) => {
+    for (const url of linkTargets(text)) {
+      if (!isLinkTarget(url))
+        ctx.addIssue({
+          code: "custom",
+          path: paths[i] ?? [],
+          message: "bad link",
+          params: { i18n: "link.target_invalid", url: url.slice(0, 100) },
+        });
+      distinct.add(url);
+    }
+  });
+  if (distinct.size > MAX_LINKS_PER_BATCH)
+    ctx.addIssue({
+      code: "custom",
+      path: paths[0] ?? [],
+      message: "too many links",
+      params: { i18n: "link.too_many", max: MAX_LINKS_PER_BATCH, count: distinct.size },
+    });
+}
 
 /** A media link a provider fetches itself: https only. */
 const mediaLink = () => z.url({ protocol: /^https$/ }).max(2048);
@@ -263,7 +294,7 @@ const rcsCard = {
 export const RCS_CAROUSEL_MIN_CARDS = 2;
 export const RCS_CAROUSEL_MAX_CARDS = 10;
 
-export const rcsContent = z.object({
+const rcsContentFields = z.object({
   product: z.literal(ProductCode.RCS),
   body: z.discriminatedUnion("type", [
     z.object({
@@ -305,15 +336,35 @@ export const rcsContent = z.object({
     .optional(),
 });
 
+/** RCS content: its texts may carry tracked link placeholders like an SMS text. */
+export const rcsContent = rcsContentFields.superRefine((c, ctx) => {
+  const b = c.body;
+  const bodyTexts: [string, (string | number)[]][] =
+    b.type === "text"
+      ? [[b.text, ["body", "text"]]]
+      : b.type === "card"
+        ? [[b.description ?? "", ["body", "description"]]]
+        : b.cards.map((card, i) => [card.description ?? "", ["body", "cards", i, "description"]]);
+  const all = c.fallbackText ? [...bodyTexts, [c.fallbackText, ["fallbackText"]] as [string, string[]]] : bodyTexts;
+  checkLinks(
+    all.map(([t]) => t),
+    all.map(([, p]) => p),
+    ctx,
+  );
+});
+
 export const batchContent = z.discriminatedUnion("product", [smsContent, wsContent, rcsContent]);
 export type BatchContent = z.infer<typeof batchContent>;
 export type SmsContent = z.infer<typeof smsContent>;
 export type WsContent = z.infer<typeof wsContent>;
 export type RcsContent = z.infer<typeof rcsContent>;
 
-/** Chargeable units per recipient: SMS segments, one for WS and RCS. */
-export function chargeableUnits(content: BatchContent): number {
-  return content.product === ProductCode.SMS ? countSegments(content.text).segments : 1;
+/**
+ * Chargeable units per recipient: SMS segments, one for WS and RCS. `linkLength`: the deployment's short link length
+ * (links.ts, shortLinkLength), which each tracked link placeholder takes in the text as sent.
+ */
+export function chargeableUnits(content: BatchContent, linkLength: number | null = null): number {
+  return content.product === ProductCode.SMS ? countSegments(textAsSent(content.text, linkLength)).segments : 1;
 }
 
 /** The text a reviewer reads and sensitive words are searched in. */

@@ -9,6 +9,7 @@ import { channelMessages } from "./messages/channels";
 import { coreMessages } from "./messages/core";
 import { developerMessages } from "./messages/developer";
 import { financeMessages } from "./messages/finance";
+import { linkMessages } from "./messages/links";
 import { noticeMessages } from "./messages/notices";
 import { optOutMessages } from "./messages/opt-outs";
 import { senderIdMessages } from "./messages/sender-ids";
@@ -30,6 +31,7 @@ const catalogue = {
   ...noticeMessages,
   ...senderIdMessages,
   ...optOutMessages,
+  ...linkMessages,
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof catalogue;

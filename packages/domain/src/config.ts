@@ -49,6 +49,22 @@ const schema = z.object({
   /** Public address of this API, used to make logo paths absolute; else the request's own origin. */
   PUBLIC_BASE_URL: z.url().optional(),
   /**
+   * Tracked links (docs/batches.md, "Tracked links"): the address short links are served from, `<this>/l/<code>`
+   * (the API's public address, no trailing slash; its length counts in every SMS segment count). Empty:
+   * PUBLIC_BASE_URL, else http://HOST:PORT.
+   */
+  LINK_BASE_URL: optional(
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL like https://sb.example.com" })
+      .max(100)
+      .refine((v) => !v.endsWith("/") && !/[?#]/.test(v), "must end without a slash, query or fragment"),
+  ),
+  /**
+   * Key of the tracked links' codes (HMAC-SHA256): at least 32 random characters. Changing it makes every short
+   * link sent before answer 404. Empty: derived from JWT_SECRET (then rotating that one does the same).
+   */
+  LINK_SECRET: optional(z.string().min(32, "must be at least 32 random characters (openssl rand -hex 32)")),
+  /**
    * Where uploaded files (logos, proofs, documents, batch files) are kept: "local", the folder UPLOAD_DIR (every
    * API and worker process must see the same one), or "s3", a bucket of an S3-compatible store (S3_* below).
    * docs/operations.md, "Uploads: local disk or S3-compatible storage".
