@@ -221,8 +221,8 @@ async function failAccepted(tx: Prisma.TransactionClient, channelId: number, rep
       SELECT * FROM unnest(${failed.map((r) => r.providerMessageId.slice(0, 64))}::text[],
                            ${failed.map((r) => r.errorCode?.slice(0, 32) ?? null)}::text[]) AS e(message_id, error_code)
     ), hit AS (
-      SELECT DISTINCT ON (f.id) f.id, f.tid, e.error_code FROM e CROSS JOIN LATERAL (
-        SELECT r.id, r.ctid AS tid, r."channelId", r."sendResult", r."receiveResult" FROM recipients r
+      SELECT DISTINCT ON (f.id) f.id, f.toid, f.tid, e.error_code FROM e CROSS JOIN LATERAL (
+        SELECT r.id, r.tableoid AS toid, r.ctid AS tid, r."channelId", r."sendResult", r."receiveResult" FROM recipients r
         WHERE r."providerMessageId" = e.message_id OFFSET 0
       ) f
       WHERE f."channelId" = ${channelId} AND f."sendResult" = ${SendResult.SUCCESS}
@@ -230,7 +230,8 @@ async function failAccepted(tx: Prisma.TransactionClient, channelId: number, rep
     ), u AS (
       UPDATE recipients r SET "sendResult" = ${SendResult.FAILURE}, "errorCode" = coalesce(hit.error_code, 'FAILED')
       FROM hit
-      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r."sendResult" = ${SendResult.SUCCESS}
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r.tableoid = hit.toid
+        AND r."sendResult" = ${SendResult.SUCCESS}
       RETURNING r."batchId", r.price
     )
     SELECT "batchId", count(*)::int AS count, sum(price)::bigint AS price FROM u GROUP BY "batchId"`;
@@ -279,19 +280,19 @@ async function applyReports(
       SELECT * FROM unnest(${ids}::text[], ${statuses}::text[], ${ats}::timestamptz[], ${errors}::text[])
         WITH ORDINALITY AS e(message_id, status, at, error_code, idx)
     ), hit AS (
-      SELECT e.idx, e.status, e.at, e.error_code, f.id, f.tid, f."batchId", f."receiveResult", f."readAt"
+      SELECT e.idx, e.status, e.at, e.error_code, f.id, f.toid, f.tid, f."batchId", f."receiveResult", f."readAt"
       FROM e CROSS JOIN LATERAL (
-        SELECT r.id, r.ctid AS tid, r."batchId", r."channelId", r."receiveResult", r."readAt" FROM recipients r
+        SELECT r.id, r.tableoid AS toid, r.ctid AS tid, r."batchId", r."channelId", r."receiveResult", r."readAt" FROM recipients r
         WHERE r."providerMessageId" = e.message_id OFFSET 0
       ) f
       WHERE f."channelId" = ${channelId}
     ), agg AS (
-      SELECT id, tid, "batchId", min(idx) AS first_idx, min("receiveResult") AS old_result, min("readAt") AS old_read,
+      SELECT id, toid, tid, "batchId", min(idx) AS first_idx, min("receiveResult") AS old_result, min("readAt") AS old_read,
              min(at) FILTER (WHERE status = ANY(${RECEIVED_STATUSES}::text[])) AS delivered_at,
              min(at) FILTER (WHERE status = 'read') AS read_at,
              bool_or(status = ANY(${FAILED_STATUSES}::text[])) AS failed,
              min(error_code) FILTER (WHERE status = ANY(${FAILED_STATUSES}::text[])) AS error_code
-      FROM hit GROUP BY id, tid, "batchId"
+      FROM hit GROUP BY id, toid, tid, "batchId"
     ), next AS (
       SELECT agg.*,
              CASE WHEN old_result <> 0 THEN old_result
@@ -310,7 +311,7 @@ async function applyReports(
           "errorCode" = CASE WHEN next.old_result = 0 AND next.new_result = 2
             THEN coalesce(r."errorCode", next.error_code) ELSE r."errorCode" END
       FROM next
-      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM next)) AND r.ctid = next.tid
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM next)) AND r.ctid = next.tid AND r.tableoid = next.toid
       RETURNING r."batchId", next.old_result, next.new_result, next.old_read, r."readAt" AS new_read,
                 next.id, next.first_idx, r."sentAt" AS sent_at, r."receivedAt" AS received_at
     ), counted AS (

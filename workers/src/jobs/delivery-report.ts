@@ -20,7 +20,8 @@
 //   - the statement is shaped for a planner whose statistics do not know the messages of the last minutes
 //     (see send-outcomes.ts): each spelling is probed through the providerMessageId index alone (a LATERAL
 //     subquery kept whole by OFFSET 0), channel and window are checked on the rows found, the receipt's fields
-//     are read from the arrays by position, and the row is updated through a TID scan of the ctids found;
+//     are read from the arrays by position, and the row is updated through a TID scan of the ctids found (with
+//     its partition's tableoid: a ctid repeats in every partition of recipients);
 //   - customers with a notify URL get a delivery_report callback for the recipients recorded.
 import { messageIdVariants } from "@switchboard/channels";
 import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
@@ -109,7 +110,7 @@ export async function recordDeliveryReports(
         AS v(message_id, idx, exact)
     ), found AS (
       SELECT v.idx, v.exact, f.* FROM v CROSS JOIN LATERAL (
-        SELECT r.id, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM recipients r
+        SELECT r.id, r.tableoid AS toid, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM recipients r
         WHERE r."providerMessageId" = v.message_id OFFSET 0
       ) f
     ), account AS (
@@ -122,7 +123,7 @@ export async function recordDeliveryReports(
     ), hit AS (
       -- a message still without a receipt first: after an SMSC restart its ids repeat, and the newest message
       -- with the id may not be written yet while an older one (with its receipt) is
-      SELECT DISTINCT ON (idx) idx, id, tid, "sentAt", "receiveResult" AS had
+      SELECT DISTINCT ON (idx) idx, id, toid, tid, "sentAt", "receiveResult" AS had
       FROM found
       WHERE "channelId" IN (SELECT id FROM account) AND "sentAt" > now() - ${RECEIPT_WINDOW}::interval
         AND (exact OR "receiveResult" = ${ReceiveResult.UNKNOWN})
@@ -138,7 +139,7 @@ export async function recordDeliveryReports(
           "receivedAt" = greatest(coalesce((${arrivedAts}::timestamptz[])[hit.idx + 1], now()), hit."sentAt"),
           "errorCode" = coalesce(r."errorCode", (${errors}::text[])[hit.idx + 1])
       FROM hit
-      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r.tableoid = hit.toid
         AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
       RETURNING r.id, r."batchId", r."receiveResult" AS result, r."sentAt", r."receivedAt"
     ), counted AS (

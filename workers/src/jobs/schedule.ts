@@ -10,10 +10,12 @@
 //     between creating the batch and queueing its ingest; one still running holds its job id, so none doubles)
 //   - outcomes kept in the journal while the database was away -> written back (outcome-journal.ts)
 //   - batch number files no batch names, untouched for an hour -> removed (upload-sweep.ts; every 10 minutes)
+//   - recipients partitions for the ids to come -> created ahead (recipient-partitions.ts; every minute)
 import { BatchStatus, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { WorkerDeps } from "../lib/deps";
 import { RECOVERY_STALL_MS, recoveringKey } from "../lib/scheduler-guard";
 import { replayJournal } from "./finish-batch";
+import { ensureRecipientPartitions } from "./recipient-partitions";
 import { sweepUploads } from "./upload-sweep";
 
 type Deps = Pick<
@@ -77,4 +79,7 @@ export async function scheduleTick(deps: Deps, now = new Date()): Promise<void> 
   await deps.queues.dispatchBatches([...due, ...stalled].map((b) => b.id.toString()));
   await deps.queues.finishBatches(toFinish.map((b) => b.id.toString()));
   await sweepUploads(deps, now.getTime()).catch((err: unknown) => deps.logger.warn({ err }, "upload sweep failed"));
+  await ensureRecipientPartitions(deps).catch((err: unknown) =>
+    deps.logger.warn({ err }, "recipients partitions could not be created ahead"),
+  );
 }

@@ -9,7 +9,8 @@
 // time there). So each recipient is probed by its primary key alone, in a LATERAL subquery that OFFSET 0 keeps
 // from being flattened into a join, the batch and status are checked on the row found, and the row is updated
 // through a TID scan of the ctids found (`ctid = ANY(...)`; a bare `ctid = t.tid` join was planned as a hash
-// join over a sequential scan): no plan can read more than the rows named.
+// join over a sequential scan): no plan can read more than the rows named. recipients is partitioned by id and a
+// ctid repeats in every partition, so the row's partition (tableoid) is matched too (docs/operations.md).
 import { type DeliveryReport, receiveResultOfStatus } from "@switchboard/channels";
 import { ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { Db } from "@switchboard/db";
@@ -61,8 +62,8 @@ export async function recordSendOutcomes(
                            ${receiveResults}::smallint[], ${receiptErrors}::text[])
         AS o(id, result, message_id, error_code, receive_result, receipt_error)
     ), t AS (
-      SELECT o.*, p.tid FROM o CROSS JOIN LATERAL (
-        SELECT r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
+      SELECT o.*, p.toid, p.tid FROM o CROSS JOIN LATERAL (
+        SELECT r.tableoid AS toid, r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
       ) p
       WHERE p."batchId" = ${batchId} AND p."sendResult" = ${SendResult.NOT_SENT}
     ), u AS (
@@ -78,7 +79,8 @@ export async function recordSendOutcomes(
           -- a receipt riding with its outcome came in a moment before this write: its time is the send's
           "receivedAt" = CASE WHEN t.receive_result = ${ReceiveResult.UNKNOWN} THEN r."receivedAt" ELSE now() END
       FROM t
-      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r."sendResult" = ${SendResult.NOT_SENT}
+      WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r.tableoid = t.toid
+        AND r."sendResult" = ${SendResult.NOT_SENT}
       RETURNING r.id, t.result, t.receive_result
     ), c AS (
       SELECT count(*)::int AS sent,
