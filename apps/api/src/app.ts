@@ -33,6 +33,7 @@ import { declareRequestHeaders } from "./modules/developer/request-headers";
 import { webhookCatalogue } from "./modules/developer/webhook-catalogue";
 import { financeRoutes } from "./modules/finance/finance.routes";
 import { healthRoutes } from "./modules/health/health.routes";
+import { linkRoutes } from "./modules/links/links.routes";
 import { noticeRoutes } from "./modules/notices/notices.routes";
 import { optOutRoutes } from "./modules/opt-outs/opt-outs.routes";
 import { queueBoardRoutes } from "./modules/queue-board/queue-board.routes";
@@ -181,6 +182,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   await app.register(uploadsPlugin);
 
   await app.register(healthRoutes);
+  await app.register(linkRoutes);
   await app.register(websiteRoutes);
   await app.register(authRoutes);
   await app.register(financeRoutes);

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
+import { batchLinkStats } from "./links";
 import {
   acrossTenants,
   bigId,
@@ -325,6 +326,8 @@ export const batchDetail = batchRow.extend({
   reviewReasons: reviewReasons.nullable(),
   /** Recipients per country with their cost (valid numbers only). */
   countries: z.array(z.object({ countryCode: z.string(), count: z.number().int(), cost: z.string() })),
+  /** Its tracked links with their clicks and click-through rates (docs/batches.md); null without any. */
+  links: batchLinkStats.nullable(),
 });
 export type BatchDetail = z.infer<typeof batchDetail>;
 

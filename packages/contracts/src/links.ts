@@ -2,7 +2,8 @@
 // sent as a per-recipient short link `<LINK_BASE_URL>/l/<code>`. What is shared by the API, the workers and the
 // web client lives here: finding the placeholders, the batch's ordered link list, and the length a short link
 // takes in the text (so the segment count, and the price, is known before anything is sent).
-// Pure and dependency-free apart from the content types: it ships to the browser.
+// Pure (zod and the content types only): it ships to the browser.
+import { z } from "zod";
 import type { BatchContent } from "./batches";
 import { ProductCode } from "./codes";
 import { countSegments, type SegmentCount } from "./sms-segments";
@@ -85,3 +86,29 @@ export function textAsSent(text: string, linkLength: number | null): string {
 export function countSegmentsWithLinks(text: string, linkLength: number | null): SegmentCount {
   return countSegments(textAsSent(text, linkLength));
 }
+
+/** One tracked link of a batch with its figures (GET /batch/detail). */
+export const linkStats = z.object({
+  /** The link's place in the batch's list (what its codes carry). */
+  index: z.number().int(),
+  /** Where it leads, fixed at submission. */
+  url: z.string(),
+  /** Every click, repeats included. */
+  clicks: z.number().int(),
+  /** Distinct recipients who clicked it. */
+  clickers: z.number().int(),
+  /** clickers / sent, 0..1 rounded to 4 decimals; null when nothing was sent. */
+  clickRate: z.number().nullable(),
+});
+
+/** A batch's tracked links: null for a batch without any. */
+export const batchLinkStats = z.object({
+  /** The click-through rate's base: messages accepted by a channel (the batch's successCount). */
+  sent: z.number().int(),
+  /** Distinct recipients who clicked any of the links. */
+  clickers: z.number().int(),
+  /** clickers / sent, 0..1 rounded to 4 decimals; null when nothing was sent. */
+  clickRate: z.number().nullable(),
+  links: z.array(linkStats),
+});
+export type BatchLinkStats = z.infer<typeof batchLinkStats>;

@@ -35,6 +35,7 @@ import { createdBetween, type Paged, pageArgs } from "../../lib/listing";
 import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
+import { linkStatsOf } from "../links/links.service";
 
 const isStaff = (p: Principal) => p.type !== UserType.USER;
 
@@ -105,7 +106,8 @@ export async function batchStatus(db: Db, p: Principal, batchId: string, lang: L
 export async function batchDetail(db: Db, p: Principal, batchId: string, lang: Lang): Promise<BatchDetail> {
   const id = BigInt(batchId);
   const b = await findVisibleBatch(db, p, id, { ...batchRowSelect, reviewReasons: true });
-  const [names, reviewer, countries] = await Promise.all([
+  const content = storedContent(b.content);
+  const [names, reviewer, countries, links] = await Promise.all([
     productNames(db, [b.productId]),
     b.reviewerId ? db.user.findUnique({ where: { id: b.reviewerId }, select: { username: true } }) : null,
     db.recipient.groupBy({
@@ -115,10 +117,11 @@ export async function batchDetail(db: Db, p: Principal, batchId: string, lang: L
       _sum: { price: true },
       orderBy: { countryCode: "asc" },
     }),
+    linkStatsOf(db, { id, content, successCount: b.successCount }),
   ]);
   return {
     ...toBatchRow(b, names, lang),
-    content: storedContent(b.content),
+    content,
     reviewer: reviewer?.username ?? null,
     // The tenant's review rules (its sensitive words) are for staff, not for the customer.
     reviewReasons: isStaff(p) ? storedReviewReasons(b.reviewReasons) : null,
@@ -127,6 +130,7 @@ export async function batchDetail(db: Db, p: Principal, batchId: string, lang: L
       count: c._count._all,
       cost: formatMoney(c._sum.price ?? 0n),
     })),
+    links,
   };
 }
 
