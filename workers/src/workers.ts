@@ -5,6 +5,7 @@
 import {
   bullQueuePrefix,
   callbackJob,
+  callbackJobId,
   deliveryReportJob,
   dispatchBatchJob,
   dispatchChunkJob,
@@ -29,7 +30,6 @@ import { finishBatch } from "./jobs/finish-batch";
 import { ingestBatch, ingestBatchFailed } from "./jobs/ingest-batch";
 import { scheduleTick } from "./jobs/schedule";
 import type { WorkerDeps } from "./lib/deps";
-import { callbackJobId } from "./lib/job-queues";
 import { isRunAgain } from "./lib/job-result";
 import { ReceiptListeners } from "./lib/receipt-listeners";
 import { SchedulerGuard } from "./lib/scheduler-guard";

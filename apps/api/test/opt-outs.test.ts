@@ -179,9 +179,10 @@ describe("keywords", () => {
   it("a reply that is a STOP keyword (any case, trimmed) adds the sender; other text does not", async () => {
     const c = await fx.customer(w);
     const base = { tenantId: w.tenantId, customerId: c.id };
-    expect(await optOutByKeyword(t.prisma, { ...base, phone: US, text: "  stop " })).toBe(true);
-    expect(await optOutByKeyword(t.prisma, { ...base, phone: GB, text: "please stop" })).toBe(false);
-    expect(await optOutByKeyword(t.prisma, { ...base, phone: GB, text: "退订" })).toBe(true);
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: US, text: "  stop " })).toBe("added");
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: US, text: "STOP" })).toBe("listed");
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: GB, text: "please stop" })).toBeNull();
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: GB, text: "退订" })).toBe("added");
     const list = await get<OptOutList>(t, "/opt-out/list", c.token);
     expect(list.body.data.list.map((r) => [r.phone, r.source]).sort()).toEqual(
       [
@@ -190,8 +191,8 @@ describe("keywords", () => {
       ].sort(),
     );
     await t.prisma.tenantSetting.update({ where: { tenantId: w.tenantId }, data: { optOutKeywords: ["HALT"] } });
-    expect(await optOutByKeyword(t.prisma, { ...base, phone: "+12025550199", text: "stop" })).toBe(false);
-    expect(await optOutByKeyword(t.prisma, { ...base, phone: "+12025550199", text: "halt" })).toBe(true);
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: "+12025550199", text: "stop" })).toBeNull();
+    expect(await optOutByKeyword(t.prisma, { ...base, phone: "+12025550199", text: "halt" })).toBe("added");
   });
 });
 

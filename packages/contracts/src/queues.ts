@@ -126,8 +126,22 @@ export const callbackJob = z.object({
   event: z.enum(WEBHOOK_EVENTS),
   /** For delivery reports: the recipient ids whose outcome is reported (the payload is built when sent). */
   recipientIds: z.array(bigId).max(1000).optional(),
-  /** For inbound: the stored inbound message (its text is read when the callback is sent, never queued). */
+  /**
+   * For inbound: the stored inbound message (its text is read when the callback is sent, never queued); for
+   * opt_out: the keyword reply that put its number on the list.
+   */
   inboundId: bigId.optional(),
+  /**
+   * For batch_status: the change itself (status codes and its time, no customer data), since the batch may have
+   * moved on by the time the callback is sent.
+   */
+  statusChange: z
+    .object({
+      from: z.number().int().min(0).max(99),
+      to: z.number().int().min(0).max(99),
+      at: z.iso.datetime(),
+    })
+    .optional(),
   /**
    * A resend by hand (POST /user/notify/attempts/{id}/resend): the event's own eventId, which the body carries as
    * on every automatic attempt (the job id is the resend's: `<eventId>-resend`). Absent: the job id is the eventId.
@@ -137,6 +151,24 @@ export const callbackJob = z.object({
     .regex(/^[\w.-]{1,200}$/)
     .optional(),
 });
+
+/**
+ * One event, one job id (and the callback's eventId): a batch finishes once, a recipient's receipt is reported
+ * once (the first recipient names a delivery_report event), a recipient falls back to SMS once, an inbound message
+ * is stored once (and opts its number out once), a batch leaves a status once (a new send time is told apart by
+ * its time). `subject` is the batch's job key (batchJobKey) when the job names a batch, else `u<userId>`.
+ */
+export function callbackJobId(job: CallbackJob, subject: string): string {
+  const tail =
+    job.event === "batch_finished"
+      ? ""
+      : job.event === "inbound" || job.event === "opt_out"
+        ? `-in${job.inboundId}`
+        : job.event === "batch_status"
+          ? `-${job.statusChange?.from}-${job.statusChange?.to}-${job.statusChange ? Date.parse(job.statusChange.at) : ""}`
+          : `-${job.recipientIds?.[0]}`;
+  return `${QUEUE.callback}-${job.event}-${subject}${tail}`;
+}
 
 /** The job id of a resend by hand of an event: one at a time per event (BullMQ dedupes by id). */
 export const callbackResendJobId = (eventId: string) => `${eventId}-resend`;
@@ -154,14 +186,22 @@ export function callbackResendJob(e: {
   batchId: bigint | null;
   recipientIds: readonly bigint[];
   inboundId: bigint | null;
+  fromStatus: number | null;
+  toStatus: number | null;
+  changedAt: Date | null;
 }) {
   const data = callbackJob.parse({
     userId: e.userId,
     event: e.event,
     eventId: e.eventId,
     ...(e.batchId === null ? {} : { batchId: e.batchId.toString() }),
-    ...(e.event === "delivery_report" ? { recipientIds: e.recipientIds.map(String) } : {}),
+    ...(e.event === "delivery_report" || e.event === "message_fallback"
+      ? { recipientIds: e.recipientIds.map(String) }
+      : {}),
     ...(e.inboundId === null ? {} : { inboundId: e.inboundId.toString() }),
+    ...(e.fromStatus === null || e.toStatus === null || e.changedAt === null
+      ? {}
+      : { statusChange: { from: e.fromStatus, to: e.toStatus, at: e.changedAt.toISOString() } }),
   });
   return {
     name: data.event,

@@ -13,18 +13,24 @@ export async function optOutKeywords(db: Db, tenantId: number): Promise<readonly
 }
 
 /**
- * Adds `phone` (E.164) to the customer's list when `text` is one of the tenant's keywords; true when it matched
- * (already on the list or not). `keywords` may be given when the caller has read them for several replies.
+ * Adds `phone` (E.164) to the customer's list when `text` is one of the tenant's keywords: "added" when it is new
+ * there (what the opt_out webhook tells), "listed" when it already was, null when the text is no keyword.
+ * `keywords` may be given when the caller has read them for several replies.
  */
 export async function optOutByKeyword(
   db: Db,
   input: { tenantId: number; customerId: number; phone: string; text: string | null; keywords?: readonly string[] },
-): Promise<boolean> {
-  if (!input.text?.trim()) return false;
+): Promise<"added" | "listed" | null> {
+  if (!input.text?.trim()) return null;
   const keywords = input.keywords ?? (await optOutKeywords(db, input.tenantId));
-  if (!matchesOptOutKeyword(input.text, keywords)) return false;
-  await addOptOuts(db, { id: input.customerId, tenantId: input.tenantId }, [input.phone], OptOutSource.KEYWORD);
-  return true;
+  if (!matchesOptOutKeyword(input.text, keywords)) return null;
+  const added = await addOptOuts(
+    db,
+    { id: input.customerId, tenantId: input.tenantId },
+    [input.phone],
+    OptOutSource.KEYWORD,
+  );
+  return added > 0 ? "added" : "listed";
 }
 
 /** Adds numbers (already E.164) to a customer's list; those on it keep their entry. Returns how many were new. */

@@ -3745,6 +3745,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    batch_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch's status changed: review passed or rejected, a new send time, sending, finished, terminated, failed, cancelled
+         * @description Posted as JSON to the notify URL set on the developer page, signed: `X-Switchboard-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the HMAC key being the lower-case hex SHA-256 of the customer's default secret key (refuse timestamps older than 5 minutes). Answer any 2xx within 5 seconds; anything else is tried again for at least 24 hours (10 s doubling up to an hour, then hourly: 33 attempts), each attempt listed on the developer page (GET /user/notify/attempts) and re-sendable by hand. `eventId` is the same on every attempt of one event: drop repeats by it. Catalogue version 1: fields are only ever added.
+         */
+        post: operations["webhook_batch_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     delivery_report: {
         parameters: {
             query?: never;
@@ -3779,6 +3799,46 @@ export interface webhooks {
          * @description Posted as JSON to the notify URL set on the developer page, signed: `X-Switchboard-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the HMAC key being the lower-case hex SHA-256 of the customer's default secret key (refuse timestamps older than 5 minutes). Answer any 2xx within 5 seconds; anything else is tried again for at least 24 hours (10 s doubling up to an hour, then hourly: 33 attempts), each attempt listed on the developer page (GET /user/notify/attempts) and re-sendable by hand. `eventId` is the same on every attempt of one event: drop repeats by it. Catalogue version 1: fields are only ever added.
          */
         post: operations["webhook_inbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    message_fallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * RCS messages were handed to SMS (the batch's fallback text): up to 1,000 of one batch; their outcome follows as delivery_report
+         * @description Posted as JSON to the notify URL set on the developer page, signed: `X-Switchboard-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the HMAC key being the lower-case hex SHA-256 of the customer's default secret key (refuse timestamps older than 5 minutes). Answer any 2xx within 5 seconds; anything else is tried again for at least 24 hours (10 s doubling up to an hour, then hourly: 33 attempts), each attempt listed on the developer page (GET /user/notify/attempts) and re-sendable by hand. `eventId` is the same on every attempt of one event: drop repeats by it. Catalogue version 1: fields are only ever added.
+         */
+        post: operations["webhook_message_fallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    opt_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user's opt-out keyword reply (STOP...) put their number on the customer's opt-out list
+         * @description Posted as JSON to the notify URL set on the developer page, signed: `X-Switchboard-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, the HMAC key being the lower-case hex SHA-256 of the customer's default secret key (refuse timestamps older than 5 minutes). Answer any 2xx within 5 seconds; anything else is tried again for at least 24 hours (10 s doubling up to an hour, then hourly: 33 attempts), each attempt listed on the developer page (GET /user/notify/attempts) and re-sendable by hand. `eventId` is the same on every attempt of one event: drop repeats by it. Catalogue version 1: fields are only ever added.
+         */
+        post: operations["webhook_opt_out"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3833,6 +3893,61 @@ export interface operations {
                         /** @description why it failed or was stopped, in the customer's language */
                         reason: string | null;
                         finishedAt: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: not sent again */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: tried again later with backoff */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_batch_status: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256> */
+                "X-Switchboard-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "batch_status";
+                    /** @description the same on every attempt of this event */
+                    eventId: string;
+                    /** @description ISO 8601 time, UTC */
+                    createdAt: string;
+                    data: {
+                        batchId: string;
+                        /** @enum {string} */
+                        change: "review_passed" | "review_rejected" | "scheduled" | "sending" | "finished" | "terminated" | "failed" | "cancelled";
+                        /** @description the status before the change (11, 20 or 21) */
+                        previousStatus: number;
+                        /** @description the status after it: 20 pending send, 21 sending, 22 finished, 13 rejected, 23 terminated, 24 failed, 29 cancelled */
+                        status: number;
+                        productCode: number;
+                        /** @description the batch's send time (null: at once), as it is now */
+                        scheduledAt: string | null;
+                        /** @description why (rejected, terminated, failed), in the customer's language; null for the other changes */
+                        reason: string | null;
+                        /** @description ISO 8601 time, UTC */
+                        changedAt: string;
                     };
                 };
             };
@@ -3941,6 +4056,111 @@ export interface operations {
                         inReplyTo: string | null;
                         /** @description ISO 8601 time, UTC */
                         receivedAt: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: not sent again */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: tried again later with backoff */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_fallback: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256> */
+                "X-Switchboard-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "message_fallback";
+                    /** @description the same on every attempt of this event */
+                    eventId: string;
+                    /** @description ISO 8601 time, UTC */
+                    createdAt: string;
+                    data: {
+                        batchId: string;
+                        messages: {
+                            /** @description the message id of GET /v1/messages/{id} */
+                            recipientId: string;
+                            phone: string;
+                            /** @constant */
+                            fromChannel: "rcs";
+                            /** @constant */
+                            toChannel: "sms";
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: not sent again */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: tried again later with backoff */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_opt_out: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256> */
+                "X-Switchboard-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "opt_out";
+                    /** @description the same on every attempt of this event */
+                    eventId: string;
+                    /** @description ISO 8601 time, UTC */
+                    createdAt: string;
+                    data: {
+                        optOutId: number;
+                        /** @description E.164 */
+                        phone: string;
+                        /** @constant */
+                        source: "keyword_reply";
+                        /** @description the channel kind the reply came in on: smpp (SMS), rcs, whatsapp, http */
+                        channel: string;
+                        /** @description the reply (as the inbound webhook and GET /v1/inbound name it) */
+                        inboundId: string;
+                        /** @description the batch the reply answered */
+                        batchId: string | null;
+                        /** @description ISO 8601 time, UTC */
+                        createdAt: string;
                     };
                 };
             };

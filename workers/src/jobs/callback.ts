@@ -13,8 +13,25 @@
 // of one event, so a receiver can drop repeats. E.164 numbers go to the customer's own URL (they are its
 // recipients), never to logs. Texts (a failed batch's reason) are in the customer's language.
 
-import type { BatchFinishedData, CallbackJob, DeliveryReportData, InboundData } from "@switchboard/contracts";
-import { CALLBACK_SIGNATURE_HEADER, decodeBatchReason, formatMoney, type Lang } from "@switchboard/contracts";
+import type {
+  BatchFinishedData,
+  BatchStatusData,
+  CallbackJob,
+  DeliveryReportData,
+  InboundData,
+  MessageFallbackData,
+  OptOutData,
+} from "@switchboard/contracts";
+import {
+  BatchStatus,
+  batchStatusChange,
+  CALLBACK_SIGNATURE_HEADER,
+  decodeBatchReason,
+  formatMoney,
+  type Lang,
+  OptOutSource,
+} from "@switchboard/contracts";
+import { type BatchStatusChanged, batchStatusCallbacks } from "@switchboard/domain/callback-jobs";
 import { signCallback } from "@switchboard/domain/callback-signature";
 import { postCallback } from "@switchboard/domain/callbacks";
 import { toInboundData } from "@switchboard/domain/inbound";
@@ -41,6 +58,21 @@ export class CallbackNotDelivered extends Error {
 }
 
 export type CallbackResult = "delivered" | "skipped";
+
+/**
+ * batch_status callbacks for status changes the workers just committed (to owners with a notify URL). Never
+ * throws: the change stands whether or not it could be told (a Redis outage is logged).
+ */
+export async function enqueueBatchStatusCallbacks(
+  deps: Pick<WorkerDeps, "prisma" | "queues" | "logger">,
+  changes: readonly BatchStatusChanged[],
+): Promise<void> {
+  try {
+    await deps.queues.callbacks(await batchStatusCallbacks(deps.prisma, changes));
+  } catch (err) {
+    deps.logger.error({ err }, "could not enqueue batch_status callbacks");
+  }
+}
 
 export async function deliverCallback(deps: Deps, job: CallbackJob, ctx: CallbackContext): Promise<CallbackResult> {
   const now = ctx.now ?? new Date();
@@ -99,6 +131,9 @@ async function recordAttempt(
       batchId,
       recipientIds: (job.recipientIds ?? []).map((id) => BigInt(id)),
       inboundId: job.inboundId === undefined ? null : BigInt(job.inboundId),
+      fromStatus: job.statusChange?.from ?? null,
+      toStatus: job.statusChange?.to ?? null,
+      changedAt: job.statusChange ? new Date(job.statusChange.at) : null,
     },
     update: {},
     select: { id: true },
@@ -126,8 +161,11 @@ async function eventData(
   deps: Deps,
   job: CallbackJob,
   lang: Lang,
-): Promise<BatchFinishedData | DeliveryReportData | InboundData | null> {
+): Promise<
+  BatchFinishedData | BatchStatusData | DeliveryReportData | MessageFallbackData | InboundData | OptOutData | null
+> {
   if (job.event === "inbound") return inboundEventData(deps, job);
+  if (job.event === "opt_out") return optOutEventData(deps, job);
   if (job.batchId === undefined) return null;
   const batch = await deps.prisma.messageBatch.findFirst({
     where: { id: BigInt(job.batchId), userId: job.userId },
@@ -146,9 +184,30 @@ async function eventData(
       refunded: true,
       reason: true,
       finishedAt: true,
+      scheduledAt: true,
     },
   });
   if (!batch) return null;
+  if (job.event === "batch_status") {
+    const change = job.statusChange && batchStatusChange(job.statusChange.from, job.statusChange.to);
+    if (!job.statusChange || !change) return null;
+    // Only a stop or a refusal has a reason; a batch's reason column may hold one from an earlier change.
+    const withReason: readonly number[] = [
+      BatchStatus.REVIEW_REJECTED,
+      BatchStatus.SEND_TERMINATED,
+      BatchStatus.SEND_FAILED,
+    ];
+    return {
+      batchId: batch.id.toString(),
+      change,
+      previousStatus: job.statusChange.from,
+      status: job.statusChange.to,
+      productCode: batch.productCode,
+      scheduledAt: batch.scheduledAt?.toISOString() ?? null,
+      reason: withReason.includes(job.statusChange.to) ? decodeBatchReason(batch.reason, lang) : null,
+      changedAt: job.statusChange.at,
+    } satisfies BatchStatusData;
+  }
   if (job.event === "batch_finished") {
     return {
       batchId: batch.id.toString(),
@@ -182,6 +241,14 @@ async function eventData(
     },
     orderBy: { id: "asc" },
   });
+  if (job.event === "message_fallback") {
+    return {
+      batchId: batch.id.toString(),
+      messages: recipients
+        .filter((r) => r.fallbackFrom !== null)
+        .map((r) => ({ recipientId: r.id.toString(), phone: r.phone, fromChannel: "rcs", toChannel: "sms" })),
+    } satisfies MessageFallbackData;
+  }
   return {
     batchId: batch.id.toString(),
     reports: recipients.map((r) => ({
@@ -206,4 +273,32 @@ async function inboundEventData(deps: Deps, job: CallbackJob): Promise<InboundDa
     where: { id: BigInt(job.inboundId), userId: job.userId },
   });
   return m ? toInboundData(m) : null;
+}
+
+/**
+ * The opt-out a keyword reply made, as its customer receives it; null when the reply is not theirs or the number
+ * has left the list since (the customer removed it: nothing to tell any more).
+ */
+async function optOutEventData(deps: Deps, job: CallbackJob): Promise<OptOutData | null> {
+  if (job.inboundId === undefined) return null;
+  const reply = await deps.prisma.inboundMessage.findFirst({
+    where: { id: BigInt(job.inboundId), userId: job.userId },
+    select: { id: true, phone: true, batchId: true, channelId: true },
+  });
+  if (!reply) return null;
+  const channel = await deps.prisma.channel.findUnique({ where: { id: reply.channelId }, select: { kind: true } });
+  const entry = await deps.prisma.optOut.findUnique({
+    where: { userId_phone: { userId: job.userId, phone: reply.phone } },
+    select: { id: true, source: true, createdAt: true },
+  });
+  if (!entry || entry.source !== OptOutSource.KEYWORD) return null;
+  return {
+    optOutId: entry.id,
+    phone: reply.phone,
+    source: "keyword_reply",
+    channel: channel?.kind ?? "unknown",
+    inboundId: reply.id.toString(),
+    batchId: reply.batchId?.toString() ?? null,
+    createdAt: entry.createdAt.toISOString(),
+  };
 }

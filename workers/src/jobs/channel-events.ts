@@ -169,7 +169,15 @@ export async function applyChannelEvents(
     { maxWait: 10_000, timeout: 60_000 },
   );
   for (const { kind, rows } of recorded) deps.metrics.receipts(kind, rows);
-  if (callbacks.length > 0) await deps.queues.callbacks(callbacks);
+  if (callbacks.length > 0) {
+    // Customers without a notify URL cost nothing: no job for them.
+    const told = await deps.prisma.user.findMany({
+      where: { id: { in: [...new Set(callbacks.map((c) => c.userId))] }, notifyUrl: { not: null }, deletedAt: null },
+      select: { id: true },
+    });
+    const ids = new Set(told.map((u) => u.id));
+    await deps.queues.callbacks(callbacks.filter((c) => ids.has(c.userId)));
+  }
   if (touched.size > 0) await settleEarly(deps, [...touched]);
   return result;
 }
@@ -418,18 +426,28 @@ async function storeInbound(
     RETURNING id, "userId", "batchId", phone, text`;
   // A STOP-style reply puts its sender on the opt-out list of the customer whose batch it answers.
   const keywords = rows.some((r) => r.userId !== null && r.text) ? await optOutKeywords(tx, tenantId) : [];
+  const optedOut = new Set<bigint>();
   for (const r of rows) {
     if (r.userId === null) continue;
-    await optOutByKeyword(tx, { tenantId, customerId: r.userId, phone: r.phone, text: r.text, keywords });
+    const done = await optOutByKeyword(tx, { tenantId, customerId: r.userId, phone: r.phone, text: r.text, keywords });
+    if (done === "added") optedOut.add(r.id);
   }
   const callbacks = rows
     .filter((r): r is typeof r & { userId: number } => r.userId !== null)
-    .map((r) => ({
-      userId: r.userId,
-      event: "inbound" as const,
-      ...(r.batchId !== null ? { batchId: r.batchId.toString() } : {}),
-      inboundId: r.id.toString(),
-    }));
+    .flatMap((r) => {
+      const reply = {
+        userId: r.userId,
+        ...(r.batchId !== null ? { batchId: r.batchId.toString() } : {}),
+        inboundId: r.id.toString(),
+      };
+      // A keyword reply that put its number on the list is also an opt_out event (named by the reply).
+      return optedOut.has(r.id)
+        ? [
+            { ...reply, event: "inbound" as const },
+            { ...reply, event: "opt_out" as const },
+          ]
+        : [{ ...reply, event: "inbound" as const }];
+    });
   return { callbacks, waiting: [...waiting] };
 }
 

@@ -177,11 +177,16 @@ export async function recordDeliveryReports(
   return { recorded: recorded.length, unmatched };
 }
 
-/** delivery_report callbacks for recorded receipts, to the owners of their batches who set a notify URL. */
+/**
+ * delivery_report callbacks for recorded receipts (or message_fallback ones for messages handed to SMS), to the
+ * owners of their batches who set a notify URL, up to 1,000 messages each.
+ */
 export async function enqueueReportCallbacks(
   deps: Pick<WorkerDeps, "prisma" | "queues">,
   rows: Array<{ recipientId: bigint; batchId: bigint }>,
+  event: "delivery_report" | "message_fallback" = "delivery_report",
 ) {
+  if (rows.length === 0) return;
   const byBatch = new Map<string, string[]>();
   for (const r of rows) {
     const key = r.batchId.toString();
@@ -197,7 +202,7 @@ export async function enqueueReportCallbacks(
     const batchId = id.toString();
     const ids = byBatch.get(batchId) ?? [];
     for (let i = 0; i < ids.length; i += CALLBACK_RECIPIENTS) {
-      jobs.push({ userId, batchId, event: "delivery_report", recipientIds: ids.slice(i, i + CALLBACK_RECIPIENTS) });
+      jobs.push({ userId, batchId, event, recipientIds: ids.slice(i, i + CALLBACK_RECIPIENTS) });
     }
   }
   await deps.queues.callbacks(jobs);

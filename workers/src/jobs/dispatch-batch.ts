@@ -18,6 +18,7 @@ import { BatchStatus, SendResult } from "@switchboard/contracts";
 import { ChannelUnusable } from "../lib/adapter-pool";
 import type { WorkerDeps } from "../lib/deps";
 import { isRunAgain } from "../lib/job-result";
+import { enqueueBatchStatusCallbacks } from "./callback";
 import { ChunkIncomplete, dispatchChunk } from "./dispatch-chunk";
 
 type Deps = WorkerDeps;
@@ -44,6 +45,9 @@ export async function dispatchBatch(deps: Deps, job: DispatchBatchJob): Promise<
     await deps.prisma.messageBatch.update({ where: { id }, data: { updatedAt: now } });
   } else {
     deps.logger.info({ batchId: job.batchId }, "batch sending");
+    await enqueueBatchStatusCallbacks(deps, [
+      { batchId: id, from: BatchStatus.PENDING_SEND, to: BatchStatus.SENDING, at: now },
+    ]);
   }
 
   await failUnroutable(deps, id);

@@ -7,7 +7,8 @@
 //     The refund is the difference to what message_batches.refunded already records, so running this twice
 //     refunds nothing the second time; the batch update is conditional on the refunded amount it read;
 //   - the final status with finishedAt: 21 -> 22 finished, or 24 when every recipient failed; 23 and 24 stay.
-// Then the customer's notify URL gets a batch_finished callback.
+// Then the customer's notify URL gets a batch_finished callback, and a batch_status one for the change made here
+// (21 -> 22 or 24; a batch stopped by a terminate or failSendingBatch was told of its change where it was made).
 //
 // A stopped batch (23 by an admin, 24 by a dead channel) may still have chunks with messages in flight; they
 // notice the status within a status check and stop. Until their leases are gone this job waits, so a message the
@@ -28,6 +29,7 @@ import { applyBalanceChange } from "@switchboard/domain/ledger";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
 import { recordSendOutcomes } from "../lib/send-outcomes";
+import { enqueueBatchStatusCallbacks } from "./callback";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { runFallbackWindow } from "./fallback-window";
 import { revokeUndelivered } from "./revoke";
@@ -80,6 +82,11 @@ export async function failSendingBatch(
   });
   if (count > 0) deps.logger.warn({ batchId, reason }, "batch failed");
   await deps.queues.finishBatches([batchId]);
+  if (count > 0) {
+    await enqueueBatchStatusCallbacks(deps, [
+      { batchId: BigInt(batchId), from: BatchStatus.SENDING, to: BatchStatus.SEND_FAILED, at: new Date() },
+    ]);
+  }
   return count > 0;
 }
 
@@ -108,7 +115,7 @@ const SETTLE_TX_OPTIONS = { maxWait: 10_000, timeout: 120_000 } as const;
 
 const STOPPED: readonly number[] = [BatchStatus.SEND_TERMINATED, BatchStatus.SEND_FAILED];
 
-type Settled = { status: number; userId: number; firstTime: boolean } | null;
+type Settled = { from: number; status: number; userId: number; firstTime: boolean; at: Date } | null;
 
 /**
  * Writes back what the batch's outcome journals hold (outcome-journal.ts): outcomes not yet in the database, and
@@ -164,6 +171,9 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
   if (!settled) return;
   deps.logger.info({ batchId: job.batchId, status: settled.status }, "batch settled");
   if (settled.firstTime) await enqueueFinishedCallback(deps, settled.userId, job.batchId);
+  if (settled.from !== settled.status) {
+    await enqueueBatchStatusCallbacks(deps, [{ batchId: id, from: settled.from, to: settled.status, at: settled.at }]);
+  }
 }
 
 async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled> {
@@ -219,6 +229,7 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
     throw new Error(`batch ${id} refunded ${batch.refunded} but only ${refunded} is refundable`);
   }
 
+  const at = new Date();
   const { count } = await tx.messageBatch.updateMany({
     where: { id, status: batch.status, refunded: batch.refunded },
     data: {
@@ -227,7 +238,7 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
       successCount: counts.success,
       failedCount: counts.failed,
       refunded,
-      finishedAt: batch.finishedAt ?? new Date(),
+      finishedAt: batch.finishedAt ?? at,
       ...(reason ? { reason: failureReason(reason) } : {}),
     },
   });
@@ -242,7 +253,7 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
       batchId: id,
     });
   }
-  return { status, userId: batch.userId, firstTime: batch.finishedAt === null };
+  return { from: batch.status, status, userId: batch.userId, firstTime: batch.finishedAt === null, at };
 }
 
 async function enqueueFinishedCallback(deps: Deps, userId: number, batchId: string): Promise<void> {

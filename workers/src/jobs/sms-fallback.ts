@@ -13,6 +13,7 @@
 import { ActiveStatus, countSegments, ProductCode, rcsContent, SendResult } from "@switchboard/contracts";
 import { resolveChannels } from "@switchboard/domain/routing";
 import type { WorkerDeps } from "../lib/deps";
+import { enqueueReportCallbacks } from "./delivery-report";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger">;
 
@@ -91,4 +92,10 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
     deps.logger.warn({ batchId: batchId.toString(), count: unrouted.length }, "SMS fallback has no route: failed");
   }
   if (chunks.length > 0) await deps.queues.dispatchChunks(chunks);
+  // Told after the move committed and the SMS is on its way; its outcome follows as a delivery report.
+  await enqueueReportCallbacks(
+    deps,
+    chunks.flatMap((c) => c.ids.map((recipientId) => ({ recipientId: BigInt(recipientId), batchId }))),
+    "message_fallback",
+  );
 }

@@ -9,6 +9,7 @@ import {
   bullQueuePrefix,
   type CallbackJob,
   callbackJob,
+  callbackJobId,
   DEFAULT_RETRY_POLICIES,
   type DeliveryReportJob,
   type DispatchChunkJob,
@@ -46,20 +47,6 @@ export const chunkName = (job: DispatchChunkJob) =>
 
 export const chunkJobId = (job: DispatchChunkJob, batchKey: string) =>
   `${QUEUE.dispatchChunk}-${batchKey}-${chunkName(job)}`;
-
-/**
- * One event, one job id (and the callback's eventId): a batch finishes once, a recipient's receipt is reported
- * once (the first recipient names a delivery_report event), an inbound message is stored once.
- */
-export function callbackJobId(job: CallbackJob, batchKey: string): string {
-  const subject =
-    job.event === "batch_finished"
-      ? batchKey
-      : job.event === "inbound"
-        ? `${batchKey}-in${job.inboundId}`
-        : `${batchKey}-${job.recipientIds?.[0]}`;
-  return `${QUEUE.callback}-${job.event}-${subject}`;
-}
 
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
@@ -172,7 +159,7 @@ export class JobQueues {
       jobs.map((job) => ({
         name: job.event,
         data: callbackJob.parse(job),
-        // Every callback we send names a batch; one without (none today) is named by the user alone.
+        // A callback naming no batch (an opt-out from a reply to none) is named by the user.
         opts: { jobId: callbackJobId(job, (job.batchId && keys.get(job.batchId)) || `u${job.userId}`) },
       })),
     );

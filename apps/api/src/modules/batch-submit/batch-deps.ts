@@ -3,6 +3,7 @@
 // one outcome subscriber (outcome-signal.ts). Registered in app.ts before those modules; they read app.batchDeps.
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import { bullCallbackJobs, type CallbackJobs } from "@switchboard/domain/callback-jobs";
 import type { RedisConnection } from "@switchboard/domain/redis";
 import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
@@ -17,6 +18,8 @@ export interface BatchDeps {
   /** Where batch files are stored (app.storage: UPLOAD_DIR or an S3 bucket). */
   storage: FileStorage;
   jobs: BatchJobs;
+  /** batch_status callbacks of the changes the API makes (review, cancel, schedule, terminate). */
+  callbacks: CallbackJobs;
   /** Mode 1: how long the answer waits for the provider's outcome before saying "sending". */
   singleWaitMs: number;
   /** Wakes mode 1 answers when the workers have written their outcome. */
@@ -35,13 +38,17 @@ export const batchDepsPlugin = fp(
     const { prisma, config, redis } = app.deps;
     const jobs = bullBatchJobs(redis, config.REDIS_PREFIX, prisma);
     const outcomes = new OutcomeSignal(redis, config.REDIS_PREFIX);
-    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close()]));
+    const callbacks = bullCallbackJobs(redis, config.REDIS_PREFIX, prisma, (err) =>
+      app.log.error({ err }, "could not enqueue batch_status callbacks"),
+    );
+    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close(), callbacks.close()]));
     app.decorate("batchDeps", {
       prisma,
       redis,
       redisPrefix: config.REDIS_PREFIX,
       storage: app.storage,
       jobs,
+      callbacks,
       singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
       outcomes,
       log: app.log,

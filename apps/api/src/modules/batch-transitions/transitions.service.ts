@@ -40,13 +40,17 @@ async function transition(
   extra: Prisma.MessageBatchWhereInput = {},
 ) {
   for (const f of from) if (!canTransition(f, to)) throw new Error(`status machine: ${f} -> ${to} is not legal`);
+  // The status it leaves (for the batch_status callback): read under the row's lock, so the update below, on the
+  // same condition, moves exactly this one.
+  const [before] = await tx.$queryRaw<Array<{ status: number }>>`
+    SELECT status FROM message_batches WHERE id = ${id} FOR UPDATE`;
   const rows = await tx.messageBatch.updateManyAndReturn({
     where: { id, status: { in: [...from] }, ...extra },
     data: { ...data, status: to },
     select: { tenantId: true, userId: true, cost: true, refunded: true },
   });
   const row = rows[0];
-  if (row) return row;
+  if (row && before) return { ...row, from: before.status };
   const now = await tx.messageBatch.findUnique({ where: { id }, select: { status: true } });
   throw illegal(now?.status ?? to);
 }
@@ -111,6 +115,10 @@ export async function passReview(
     await transition(tx, id, [BatchStatus.REVIEW_PASSED], BatchStatus.PENDING_SEND, { scheduledAt });
   }, LEDGER_TX_OPTIONS);
   await enqueueDispatch(deps, id, scheduledAt);
+  // One change for the customer: 12 is passed through in the same transaction.
+  await deps.callbacks.batchStatusChanged([
+    { batchId: id, from: BatchStatus.UNDER_REVIEW, to: BatchStatus.PENDING_SEND, at: now },
+  ]);
   return batchRowById(deps.prisma, id, lang);
 }
 
@@ -136,6 +144,9 @@ export async function rejectReview(
     await refundWhole(tx, id, row, p.userId);
   }, LEDGER_TX_OPTIONS);
   await dropPendingFile(deps, batch.filePath);
+  await deps.callbacks.batchStatusChanged([
+    { batchId: id, from: BatchStatus.UNDER_REVIEW, to: BatchStatus.REVIEW_REJECTED, at: now },
+  ]);
   return batchRowById(deps.prisma, id, lang);
 }
 
@@ -149,14 +160,16 @@ export async function cancelBatch(
 ): Promise<BatchRow> {
   const id = BigInt(batchId);
   const batch = await findVisibleBatch(deps.prisma, p, id, { filePath: true });
-  await deps.prisma.$transaction(async (tx) => {
+  const from = await deps.prisma.$transaction(async (tx) => {
     const row = await transition(tx, id, CANCELLABLE_BATCH_STATUSES, BatchStatus.SEND_CANCELLED, {
       filePath: null,
       finishedAt: now,
     });
     await refundWhole(tx, id, row, p.userId);
+    return row.from;
   }, LEDGER_TX_OPTIONS);
   await dropPendingFile(deps, batch.filePath);
+  await deps.callbacks.batchStatusChanged([{ batchId: id, from, to: BatchStatus.SEND_CANCELLED, at: now }]);
   return batchRowById(deps.prisma, id, lang);
 }
 
@@ -169,6 +182,7 @@ export async function terminateBatch(
   p: Principal,
   body: TerminateBody,
   lang: Lang,
+  now: Date = new Date(),
 ): Promise<BatchRow> {
   const id = BigInt(body.id);
   await findVisibleBatch(deps.prisma, p, id, { id: true });
@@ -185,6 +199,9 @@ export async function terminateBatch(
     // The stop is committed and the sending chunks see it; only the settling waits for a later finish job.
     deps.log.error({ err, batchId: id.toString() }, "could not enqueue finish-batch after a terminate");
   }
+  await deps.callbacks.batchStatusChanged([
+    { batchId: id, from: BatchStatus.SENDING, to: BatchStatus.SEND_TERMINATED, at: now },
+  ]);
   return batchRowById(deps.prisma, id, lang);
 }
 
@@ -216,5 +233,8 @@ export async function rescheduleBatch(
   } catch (err) {
     deps.log.error({ err, batchId: id.toString() }, "could not move the dispatch job; the scheduler will");
   }
+  await deps.callbacks.batchStatusChanged([
+    { batchId: id, from: BatchStatus.PENDING_SEND, to: BatchStatus.PENDING_SEND, at: now },
+  ]);
   return batchRowById(deps.prisma, id, lang);
 }
