@@ -43,6 +43,8 @@ interface Fixture {
   /** Money units taken at creation and given back later. */
   cost: bigint;
   refund: bigint;
+  /** Tracked links: the batch's content holds one, and this many distinct recipients clicked (one twice). */
+  clickers?: number;
 }
 const fixtures: Fixture[] = [];
 const touched = new Set<number>();
@@ -76,7 +78,7 @@ async function batch(f: Omit<Fixture, "tenantId" | "agentId"> & { tenantId?: num
       taskType: 2,
       submitMode: 2,
       status: full.status,
-      content: { text: "hello" },
+      content: { text: full.clickers === undefined ? "hello" : "hello {{link:https://shop.example/a}}" },
       totalCount: full.sent,
       validCount: full.sent,
       sentCount: full.sent,
@@ -91,6 +93,10 @@ async function batch(f: Omit<Fixture, "tenantId" | "agentId"> & { tenantId?: num
     },
   });
   touched.add(full.user.id);
+  if (full.clickers) {
+    const clicks = Array.from({ length: full.clickers }, (_, i) => ({ batchId: b.id, recipientId: BigInt(i + 1) }));
+    await t.prisma.linkClick.createMany({ data: [...clicks, clicks[0]!].map((c) => ({ ...c, linkIndex: 0 })) });
+  }
   for (const [type, amount] of [
     [BalanceLogType.CONSUME, -full.cost],
     [BalanceLogType.REFUND, full.refund],
@@ -131,7 +137,7 @@ beforeAll(async () => {
   foreignCustomer = await makeAccount(t, UserType.USER, foreign.id);
   for (const c of [c1, c2, c3, foreignCustomer]) await credit(c, 10_000_000n); // 1,000.00 each
 
-  // c1 today: SMS finished, 100 sent, 90 accepted, 80 delivered; 10 failed refunded.
+  // c1 today: SMS finished, 100 sent, 90 accepted, 80 delivered; 10 failed refunded; a tracked link 18 clicked.
   await batch({
     user: c1,
     agentId: agent1.id,
@@ -143,6 +149,7 @@ beforeAll(async () => {
     delivered: 80,
     cost: 35_000n,
     refund: 3_500n,
+    clickers: 18,
   });
   // c1 two days ago: WS (in the series; in this month unless the month began since).
   await batch({
@@ -169,6 +176,7 @@ beforeAll(async () => {
     delivered: 7,
     cost: 7_000n,
     refund: 0n,
+    clickers: 3,
   });
   // c2 today: RCS waiting for review (nothing sent yet).
   await batch({
@@ -235,6 +243,12 @@ function expected(rows: Fixture[], from: Date) {
     readRate: ratio(sum("read"), sum("delivered")),
     fallbackShare: ratio(sum("fallback"), sent),
     spend: (Number(spendUnits) / 10_000).toFixed(4),
+    linkSent: r.reduce((n, f) => n + (f.clickers === undefined ? 0 : f.success), 0),
+    clickers: r.reduce((n, f) => n + (f.clickers ?? 0), 0),
+    clickRate: ratio(
+      r.reduce((n, f) => n + (f.clickers ?? 0), 0),
+      r.reduce((n, f) => n + (f.clickers === undefined ? 0 : f.success), 0),
+    ),
   };
 }
 
@@ -255,6 +269,8 @@ describe("GET /dashboard/customer", () => {
     expect(d.today).toEqual(expected(ofUsers(c1), w.todayFrom));
     expect(d.today).toMatchObject({ batches: 1, sent: 100, success: 90, delivered: 80, successRate: 0.9 });
     expect(d.today).toMatchObject({ deliveryRate: 0.8, spend: "3.1500" });
+    // Tracked links: distinct clickers over what the batches with links sent (a repeat click counts once).
+    expect(d.today).toMatchObject({ linkSent: 90, clickers: 18, clickRate: 0.2 });
     expect(d.month).toEqual(expected(ofUsers(c1), w.monthFrom));
   });
 
@@ -308,6 +324,9 @@ describe("GET /dashboard/customer", () => {
       readRate: null,
       fallbackShare: null,
       spend: "1.2000",
+      linkSent: 0,
+      clickers: 0,
+      clickRate: null,
     });
     expect(d.authStatus).toBe(3);
     expect(d.authRejectReason).toBe("blurred photo");

@@ -57,6 +57,7 @@ function batchDetail(over: Partial<BatchDetail> = {}): BatchDetail {
     reviewer: null,
     reviewReasons: null,
     countries: [{ countryCode: "CN", count: 2, cost: "0.7000" }],
+    links: null,
     ...over,
   };
 }

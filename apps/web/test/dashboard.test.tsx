@@ -57,6 +57,9 @@ function figures(o: Partial<PeriodFigures> = {}): PeriodFigures {
     readRate: null,
     fallbackShare: null,
     spend: "0.0000",
+    linkSent: 0,
+    clickers: 0,
+    clickRate: null,
     ...o,
   };
 }

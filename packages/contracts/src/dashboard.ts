@@ -12,6 +12,9 @@
 //   successRate  = success / sent,  deliveryRate = delivered / sent  (null when nothing was sent)
 //   readRate     = read / delivered (null when nothing was delivered),  fallbackShare = fallback / sent
 //   spend      net money of batches in the period: consume rows minus refund rows written in it
+//   linkSent   success of the batches with tracked links (docs/batches.md, "Tracked links")
+//   clickers   distinct recipients of those batches who clicked one of their links (at any time)
+//   clickRate  = clickers / linkSent (null when no batch with links sent anything)
 import { z } from "zod";
 import { ProductCode } from "./codes";
 import { codeIn } from "./common";
@@ -40,6 +43,12 @@ export const periodFigures = z.object({
   fallbackShare: z.number().nullable(),
   /** Decimal string: consume minus refunds booked in the period (positive = money spent). */
   spend: z.string(),
+  /** Messages accepted by a channel in the period's batches with tracked links. */
+  linkSent: z.number().int(),
+  /** Distinct recipients of those batches who clicked a link. */
+  clickers: z.number().int(),
+  /** clickers / linkSent, 0..1 rounded to 4 decimals; null when no batch with links sent anything. */
+  clickRate: z.number().nullable(),
 });
 export type PeriodFigures = z.infer<typeof periodFigures>;
 

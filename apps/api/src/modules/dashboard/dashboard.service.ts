@@ -32,6 +32,8 @@ import { tenantCurrency } from "../catalog/prices.service";
 const DAY_MS = 24 * 3600 * 1000;
 const PRODUCTS: readonly number[] = Object.values(ProductCode);
 const SPEND_TYPES = [BalanceLogType.CONSUME, BalanceLogType.REFUND];
+/** What a tracked link placeholder starts with: a batch whose stored content holds it has links. */
+const LINK_MARK = "{{link:";
 
 export interface DashboardWindow {
   todayFrom: Date;
@@ -96,6 +98,29 @@ async function batchDays(prisma: PrismaClient, scope: Prisma.Sql, since: Date): 
     GROUP BY 1, 2`;
 }
 
+interface LinkDayRow {
+  day: string;
+  sent: bigint;
+  clickers: bigint;
+}
+
+/**
+ * Batches in scope with tracked links, per day: what they sent and their distinct clickers (link_clicks by batch,
+ * its index). A batch has links when its content holds a placeholder (docs/batches.md, "Tracked links").
+ */
+async function linkDays(prisma: PrismaClient, scope: Prisma.Sql, since: Date): Promise<LinkDayRow[]> {
+  return prisma.$queryRaw<LinkDayRow[]>`
+    SELECT to_char(b."createdAt" AT TIME ZONE ${DASHBOARD_TIME_ZONE}, 'YYYY-MM-DD') AS day,
+      coalesce(sum(b."successCount"), 0)::bigint AS sent,
+      coalesce(sum(c.clickers), 0)::bigint AS clickers
+    FROM message_batches b
+    CROSS JOIN LATERAL (
+      SELECT count(DISTINCT lc."recipientId") AS clickers FROM link_clicks lc WHERE lc."batchId" = b.id
+    ) c
+    WHERE ${scope} AND b."createdAt" >= ${since} AND strpos(b.content::text, ${LINK_MARK}) > 0
+    GROUP BY 1`;
+}
+
 /** Consume and refund rows of batches in scope, netted per day (positive = spent). */
 async function spendDays(prisma: PrismaClient, scope: Prisma.Sql, since: Date): Promise<SpendDayRow[]> {
   return prisma.$queryRaw<SpendDayRow[]>`
@@ -108,7 +133,7 @@ async function spendDays(prisma: PrismaClient, scope: Prisma.Sql, since: Date): 
 
 const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
 
-function period(rows: BatchDayRow[], spends: SpendDayRow[], fromDay: string): PeriodFigures {
+function period(rows: BatchDayRow[], spends: SpendDayRow[], links: LinkDayRow[], fromDay: string): PeriodFigures {
   let batches = 0;
   let sent = 0;
   let success = 0;
@@ -126,6 +151,13 @@ function period(rows: BatchDayRow[], spends: SpendDayRow[], fromDay: string): Pe
   }
   let spend = 0n;
   for (const s of spends) if (s.day >= fromDay) spend += s.spend;
+  let linkSent = 0;
+  let clickers = 0;
+  for (const l of links) {
+    if (l.day < fromDay) continue;
+    linkSent += Number(l.sent);
+    clickers += Number(l.clickers);
+  }
   return {
     batches,
     sent,
@@ -138,6 +170,9 @@ function period(rows: BatchDayRow[], spends: SpendDayRow[], fromDay: string): Pe
     readRate: rate(read, delivered),
     fallbackShare: rate(fallback, sent),
     spend: formatMoney(spend),
+    linkSent,
+    clickers,
+    clickRate: rate(clickers, linkSent),
   };
 }
 
@@ -166,15 +201,19 @@ function series(rows: BatchDayRow[], seriesFrom: Date, products: readonly number
 /** Today, this month and the day series of the batches in `scope` (of `products`, every product when absent). */
 async function periods(prisma: PrismaClient, scope: Prisma.Sql, now: Date, products: readonly number[] = PRODUCTS) {
   const w = dashboardWindow(now);
-  const [rows, spends] = await Promise.all([batchDays(prisma, scope, w.since), spendDays(prisma, scope, w.since)]);
+  const [rows, spends, links] = await Promise.all([
+    batchDays(prisma, scope, w.since),
+    spendDays(prisma, scope, w.since),
+    linkDays(prisma, scope, w.since),
+  ]);
   return {
     window: w,
     figures: {
       timeZone: DASHBOARD_TIME_ZONE,
       todayFrom: w.todayFrom.toISOString(),
       monthFrom: w.monthFrom.toISOString(),
-      today: period(rows, spends, dayKey(w.todayFrom)),
-      month: period(rows, spends, dayKey(w.monthFrom)),
+      today: period(rows, spends, links, dayKey(w.todayFrom)),
+      month: period(rows, spends, links, dayKey(w.monthFrom)),
       series: series(rows, w.seriesFrom, products),
     },
   };
