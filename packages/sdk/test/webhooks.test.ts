@@ -116,7 +116,14 @@ describe("parseWebhookEvent", () => {
   });
 
   it("types every event of the catalogue by its name", () => {
-    expectTypeOf<WebhookEvent["event"]>().toEqualTypeOf<"batch_finished" | "delivery_report" | "inbound">();
+    expectTypeOf<WebhookEvent["event"]>().toEqualTypeOf<
+      "batch_finished" | "batch_status" | "delivery_report" | "message_fallback" | "inbound" | "opt_out"
+    >();
     expectTypeOf<WebhookEvent<"batch_finished">["data"]["batchId"]>().toEqualTypeOf<string>();
+    expectTypeOf<WebhookEvent<"batch_status">["data"]["change"]>().toEqualTypeOf<
+      "review_passed" | "review_rejected" | "scheduled" | "sending" | "finished" | "terminated" | "failed" | "cancelled"
+    >();
+    expectTypeOf<WebhookEvent<"opt_out">["data"]["phone"]>().toEqualTypeOf<string>();
+    expectTypeOf<WebhookEvent<"message_fallback">["data"]["messages"][number]["recipientId"]>().toEqualTypeOf<string>();
   });
 });
