@@ -25,4 +25,5 @@ export * from "./sms-segments";
 export * from "./sms-templates";
 export * from "./time-zone";
 export * from "./users";
+export * from "./v1-resources";
 export * from "./webhooks";

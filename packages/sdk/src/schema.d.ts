@@ -1234,6 +1234,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new send time for a batch pending send (20), or null to send it at once
+         * @description The customer app's rules: the time must be in the future and at most 90 days ahead; a batch that started sending (or ended, or waits for review) answers 409 and keeps its time. The customer's notify URL gets a batch_status event (change scheduled). Authenticate with `Authorization: Bearer sk_...` or `X-Api-Key: sk_...`. Send `Idempotency-Key: <id>` to make retries safe: the same key returns the batch it created (header Idempotent-Replayed: true), never a second one, and a different request under a known key is refused with 409. Rate limit per customer, over all /v1 calls: 20 per second with bursts of 40; over it 429 (nothing done) with Retry-After; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        scheduledAt: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            message: string;
+                            data: {
+                                id: string;
+                                userId: number;
+                                user: string;
+                                agentId: number | null;
+                                productId: number;
+                                productCode: number;
+                                productName: string;
+                                taskType: number;
+                                submitMode: number;
+                                source: number;
+                                status: number;
+                                preview: string;
+                                senderId: string | null;
+                                segments: number;
+                                scheduledAt: string | null;
+                                fileName: string | null;
+                                ingesting: boolean;
+                                ingestedCount: number;
+                                totalCount: number;
+                                validCount: number;
+                                invalidCount: number;
+                                duplicateCount: number;
+                                notServedCount: number;
+                                optOutCount?: number;
+                                sentCount: number;
+                                successCount: number;
+                                failedCount: number;
+                                deliveredCount: number;
+                                undeliveredCount: number;
+                                readCount: number;
+                                fallbackCount: number;
+                                progress: number;
+                                cost: string;
+                                refunded: string;
+                                reason: string | null;
+                                reviewedAt: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                                createdAt: string;
+                                tenantName?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Over the customer's rate limit: nothing was done; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description seconds until the next call is allowed */
+                        "Retry-After"?: unknown;
+                        /** @description calls a customer may make at once (the burst) */
+                        "X-RateLimit-Limit"?: unknown;
+                        /** @description calls left now */
+                        "X-RateLimit-Remaining"?: unknown;
+                        /** @description seconds until the full burst is available again */
+                        "X-RateLimit-Reset"?: unknown;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches/{id}/send-reachable": {
         parameters: {
             query?: never;
@@ -3544,6 +3765,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's products (active ones of its tenant), each with whether it can send for them now
+         * @description Authenticate with `Authorization: Bearer sk_...` or `X-Api-Key: sk_...`. Send `Idempotency-Key: <id>` to make retries safe: the same key returns the batch it created (header Idempotent-Replayed: true), never a second one, and a different request under a known key is refused with 409. Rate limit per customer, over all /v1 calls: 20 per second with bursts of 40; over it 429 (nothing done) with Retry-After; every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            message: string;
+                            data: {
+                                list: {
+                                    id: number;
+                                    code: number;
+                                    name: string;
+                                    category: string;
+                                    countryScope: number;
+                                    countryCodes: string[];
+                                    /** @description an active channel carries it for this customer */
+                                    sendable: boolean;
+                                    /** @description why not, in the request's language */
+                                    unavailableReason: string | null;
+                                }[];
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Over the customer's rate limit: nothing was done; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        /** @description seconds until the next call is allowed */
+                        "Retry-After"?: unknown;
+                        /** @description calls a customer may make at once (the burst) */
+                        "X-RateLimit-Limit"?: unknown;
+                        /** @description calls left now */
+                        "X-RateLimit-Remaining"?: unknown;
+                        /** @description seconds until the full burst is available again */
+                        "X-RateLimit-Reset"?: unknown;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sender-ids": {
         parameters: {
             query?: never;
@@ -3716,7 +4123,340 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Request a sender ID for one country (or, without countryCode, every country); it waits for review (status 1)
+         * @description As the customer app's request: alphanumeric (up to 11 letters, digits, spaces or . _ -), an international number (+447700900123) or a short code (3 to 8 digits). Asking again for a rejected or revoked one puts it back in review; one that waits or is approved answers 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        senderId: string;
+                        countryCode?: string | null;
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            message: string;
+                            data: {
+                                id: number;
+                                senderId: string;
+                                countryCode: string | null;
+                                kind: string;
+                                status: number;
+                                reason: string | null;
+                                createdAt: string;
+                                reviewedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sender-ids/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw one of the customer's sender IDs (a waiting request, or one no longer wanted): it is removed
+         * @description Batches already accepted keep the sender ID they were accepted with. Another customer's id answers 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
+                    lang?: string;
+                };
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            code: 0;
+                            message: string;
+                            data: {
+                                id: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: 1 | 401;
+                            message: string;
+                            data: null;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

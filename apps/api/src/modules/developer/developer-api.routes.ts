@@ -28,6 +28,8 @@ import {
   v1MessageListQuery,
   v1MessageParams,
   v1PriceQuery,
+  v1ProductList,
+  v1ScheduleBody,
 } from "@switchboard/contracts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -38,11 +40,12 @@ import { batchStatus, listBatches, listInbound, listRecipients, messageById } fr
 import { FILE_FORM_DESCRIPTION, uploadReceiver } from "../batch-submit/file-form";
 import { sendToReachable } from "../batch-submit/reachable.service";
 import { type Submitted, submitBatch, submitFileBatch } from "../batch-submit/submit.service";
-import { cancelBatch } from "../batch-transitions/transitions.service";
+import { cancelBatch, rescheduleBatch } from "../batch-transitions/transitions.service";
 import { userProductPrices } from "../catalog/prices.service";
 import { balanceLog, ownBalance } from "../finance/finance.service";
 import { API_KEY_SECURITY, apiKeyAuth } from "./api-key";
 import { type ApiRateLimit, apiRateLimit } from "./api-rate-limit";
+import { listProductsV1 } from "./v1-products.service";
 
 const tags = ["developer API"];
 // The secret key travels as a bearer token or in X-Api-Key.
@@ -231,6 +234,33 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => cancelBatch(deps, principalOf(req), req.params.id, new Date(), requestLang(req)),
   );
 
+  app.post(
+    "/v1/batches/:id/schedule",
+    {
+      preHandler: authenticated("send"),
+      schema: {
+        tags,
+        security,
+        summary: "A new send time for a batch pending send (20), or null to send it at once",
+        description:
+          "The customer app's rules: the time must be in the future and at most 90 days ahead; a batch that started " +
+          "sending (or ended, or waits for review) answers 409 and keeps its time. The customer's notify URL gets a " +
+          `batch_status event (change scheduled). ${description}`,
+        params: v1BatchParams,
+        body: v1ScheduleBody,
+        response: { 200: batchRow },
+      },
+    },
+    async (req) =>
+      rescheduleBatch(
+        deps,
+        principalOf(req),
+        { id: req.params.id, scheduledAt: req.body.scheduledAt },
+        new Date(),
+        requestLang(req),
+      ),
+  );
+
   app.get(
     "/v1/batches/:id/messages",
     {
@@ -309,6 +339,21 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => balanceLog({ prisma: deps.prisma }, principalOf(req), req.query),
+  );
+
+  app.get(
+    "/v1/products",
+    {
+      preHandler: authenticated("read"),
+      schema: {
+        tags,
+        security,
+        summary: "The customer's products (active ones of its tenant), each with whether it can send for them now",
+        description,
+        response: { 200: v1ProductList },
+      },
+    },
+    async (req) => listProductsV1(deps.prisma, principalOf(req), requestLang(req)),
   );
 
   app.get(

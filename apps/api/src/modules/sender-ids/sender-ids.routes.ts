@@ -9,8 +9,11 @@ import {
   senderIdRevokeBody,
   senderIdRow,
   UserType,
+  v1SenderId,
   v1SenderIdList,
+  v1SenderIdParams,
   v1SenderIdQuery,
+  v1SenderIdRequestBody,
 } from "@switchboard/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -23,6 +26,7 @@ import {
   listSenderIds,
   requestSenderId,
   SENDER_IDS_V1_MAX,
+  toV1,
   withdrawSenderId,
 } from "./sender-ids.service";
 
@@ -151,5 +155,44 @@ export const senderIdRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => listOwnSenderIdsV1(prisma, principalOf(req), req.query),
+  );
+
+  // Requests and withdrawals change the customer's settings: a key with the manage scope (docs/api-keys.md).
+  app.post(
+    "/v1/sender-ids",
+    {
+      preHandler: [apiKeyAuth(prisma, "manage"), apiRateLimit(redis, config.REDIS_PREFIX, limit)],
+      schema: {
+        tags: ["developer API"],
+        security,
+        summary:
+          "Request a sender ID for one country (or, without countryCode, every country); it waits for review (status 1)",
+        description:
+          "As the customer app's request: alphanumeric (up to 11 letters, digits, spaces or . _ -), an international " +
+          "number (+447700900123) or a short code (3 to 8 digits). Asking again for a rejected or revoked one puts it " +
+          "back in review; one that waits or is approved answers 409.",
+        body: v1SenderIdRequestBody,
+        response: { 200: v1SenderId },
+      },
+    },
+    async (req) => toV1(await requestSenderId(prisma, principalOf(req), req.body)),
+  );
+
+  app.post(
+    "/v1/sender-ids/:id/withdraw",
+    {
+      preHandler: [apiKeyAuth(prisma, "manage"), apiRateLimit(redis, config.REDIS_PREFIX, limit)],
+      schema: {
+        tags: ["developer API"],
+        security,
+        summary:
+          "Withdraw one of the customer's sender IDs (a waiting request, or one no longer wanted): it is removed",
+        description:
+          "Batches already accepted keep the sender ID they were accepted with. Another customer's id answers 404.",
+        params: v1SenderIdParams,
+        response: { 200: z.object({ id: z.number().int() }) },
+      },
+    },
+    async (req) => withdrawSenderId(prisma, principalOf(req), req.params.id),
   );
 };

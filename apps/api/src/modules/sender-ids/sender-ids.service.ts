@@ -11,6 +11,7 @@ import {
   SenderIdStatus,
   senderIdKind,
   UserType,
+  type V1SenderId,
   type V1SenderIdList,
   type V1SenderIdQuery,
 } from "@switchboard/contracts";
@@ -118,20 +119,22 @@ export async function listOwnSenderIdsV1(db: Db, p: Principal, q: V1SenderIdQuer
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: SENDER_IDS_V1_MAX,
   });
-  const list = rows.map((r) => {
-    const row = toRow(r, p);
-    return {
-      id: row.id,
-      senderId: row.senderId,
-      countryCode: row.countryCode,
-      kind: row.kind,
-      status: row.status,
-      reason: row.reason,
-      createdAt: row.createdAt,
-      reviewedAt: row.reviewedAt,
-    };
-  });
+  const list = rows.map((r) => toV1(toRow(r, p)));
   return { list, total: list.length };
+}
+
+/** A row as the developer API answers it (the customer's own: no reviewer, no customer name). */
+export function toV1(row: SenderIdRow): V1SenderId {
+  return {
+    id: row.id,
+    senderId: row.senderId,
+    countryCode: row.countryCode,
+    kind: row.kind,
+    status: row.status,
+    reason: row.reason,
+    createdAt: row.createdAt,
+    reviewedAt: row.reviewedAt,
+  };
 }
 
 /** The developer API answers at most this many (a customer with more filters by status or country). */
