@@ -18,7 +18,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testSecrets } from "../../apps/api/test/secrets";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
-import { closeWorkerDeps, createWorkerDeps } from "../src/lib/deps";
+import { closeWorkerDeps, createWorkerDeps, DEFAULT_TUNING } from "../src/lib/deps";
 import {
   createCustomer,
   createPendingBatch,
@@ -120,6 +120,9 @@ describe("workers killed -9 mid-dispatch", () => {
         redisPrefix: prefix,
         scheduler: true,
         receiptListeners: { channelIds: [channelId] },
+        // The product's patience for receipts whose outcome is still in the dead process's journal: the tests'
+        // short one (6 s) measured the test's tuning, not the product, when the take-over ran late under load.
+        tuning: { reportRetryDelaysMs: DEFAULT_TUNING.reportRetryDelaysMs },
       });
       // The take-over: the next submit after the kill.
       await waitFor("sending again", async () => (accepted.length > acceptedAtKill ? true : undefined), 60_000, 50);

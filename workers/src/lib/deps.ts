@@ -6,6 +6,7 @@ import { channelSecretKey, createEgressPolicy, egressAgent } from "@switchboard/
 import { bullPrefix, DEFAULT_RETRY_POLICIES, type QueueRetryPolicies } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import type { Config } from "@switchboard/domain/config";
+import { type LinkSettings, linkSettings } from "@switchboard/domain/links";
 import { createOutages, type Outages, redisRetryStrategy } from "@switchboard/domain/outage-log";
 import { connectRedis, type RedisConnection, slotPrefix } from "@switchboard/domain/redis";
 import { createFileStorage, type FileStorage, type StorageConfig } from "@switchboard/domain/storage";
@@ -28,6 +29,7 @@ export type WorkerConfig = Pick<
   "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW"
 > &
   Partial<Pick<Config, "REDIS_CLUSTER_NODES">> &
+  Parameters<typeof linkSettings>[0] &
   StorageConfig;
 
 export interface Tuning {
@@ -83,7 +85,12 @@ export const DEFAULT_TUNING: Tuning = {
   tokenBatch: 50,
   bindRefusedDelayMs: 500,
   finishWaitMs: 1_000,
-  reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
+  // About nine minutes in all. A receipt acknowledged to the SMSC exists nowhere else, and its message's outcome
+  // may be waiting in a dead process's outcome journal until that chunk is taken over and written back (the
+  // chunk's lease, BullMQ's stalled-job check, a busy queue): a minute was not always enough on a loaded machine
+  // (issue 17's SIGKILL experiment lost 18 of 3,958 acknowledged receipts once). A receipt that never matches
+  // costs one delayed job meanwhile.
+  reportRetryDelaysMs: [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 60_000, 120_000, 300_000],
   scheduleEveryMs: 5_000,
   receiptListenEveryMs: 30_000,
   stalledBatchMs: 60_000,
@@ -128,6 +135,8 @@ export interface WorkerDeps {
   storage: FileStorage;
   /** This process's Prometheus metrics (metrics.ts), read by the ops server. */
   metrics: WorkerMetrics;
+  /** Tracked links: the key of the short codes the messages carry (docs/batches.md, "Tracked links"). */
+  links: LinkSettings;
   /** A lost Redis or PostgreSQL: one log line at a bounded rate (@switchboard/domain/outage-log). */
   outages: Outages;
 }
@@ -242,6 +251,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     redisUrl: config.REDIS_URL,
     storage: createFileStorage(config),
     metrics,
+    links: linkSettings(config),
     outages,
   };
 }

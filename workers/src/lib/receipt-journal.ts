@@ -38,7 +38,7 @@ export interface ReceiptJournalOptions {
   /**
    * A journal whose process has not beaten for this long is taken over. Longer than a chunk's take-over (its job
    * lock and lease, 20 s), so the outcomes a dead process journaled are written back before its receipts look for
-   * them (they retry for a minute anyway).
+   * them (they retry for about nine minutes anyway: reportRetryDelaysMs).
    */
   staleMs: number;
 }
