@@ -1,9 +1,9 @@
 import { createServer } from "node:net";
-import smpp from "smpp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryReport, SendOutcome } from "../src/index";
 import { createSmppAdapter, type SmppAdapter } from "../src/index";
 import { type SimulatorSubmit, startSmscSimulator } from "../src/simulators/index";
+import * as smpp from "../src/smpp/protocol/index";
 import { adapter, closeAfter, closeAll, simulator, waitFor } from "./smpp-fixtures";
 
 afterEach(closeAll);

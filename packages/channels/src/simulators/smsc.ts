@@ -6,8 +6,6 @@
 //   ...0000 -> submit_sm answered ESME_RINVDSTADR
 //   ...9999 -> receipt UNDELIV, ...9998 -> receipt EXPIRED, ...9997 -> receipt REJECTD
 import type { AddressInfo } from "node:net";
-import smpp from "smpp";
-import "../smpp/tuning";
 import type { Logger } from "../adapter";
 import { silentLogger } from "../adapter";
 import { encodeMessage } from "../smpp/encoding";
@@ -20,7 +18,7 @@ import {
   ESME_RINVSYSID,
   ESME_RTHROTTLED,
 } from "../smpp/errors";
-import { corkForTick } from "../smpp/link";
+import * as smpp from "../smpp/protocol/index";
 import { hashShare } from "./share";
 
 export type ReceiptStat = "DELIVRD" | "UNDELIV" | "EXPIRED" | "REJECTD";
@@ -77,7 +75,7 @@ export interface SmscSimulatorOptions {
   replyText: string;
   /** Called for every receipt the client acknowledged (deliver_sm_resp with status 0), with its message id. */
   onReceiptAcked?: ((messageId: string) => void) | undefined;
-  /** Called for every submit_sm with what arrived on the wire (decoded by the smpp package) and the verdict. */
+  /** Called for every submit_sm with what arrived on the wire (as decoded) and the verdict. */
   onSubmit?: ((submit: SimulatorSubmit) => void) | undefined;
   logger?: Logger | undefined;
 }
@@ -380,8 +378,6 @@ class Smsc implements SmscSimulator {
   }
 
   private send(state: SessionState, pdu: smpp.PDU): boolean {
-    if (!state.session.socket.writable) return false;
-    corkForTick(state.session.socket);
     return state.session.send(pdu);
   }
 

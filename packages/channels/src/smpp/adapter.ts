@@ -39,8 +39,6 @@
 // id any adapter of the SMSC account accepted, read at each bind before the first submit: so a fresh process (a
 // deploy, a crash) still sees an SMSC that restarted meanwhile. This adapter's highest id is written there at most
 // once a second and when its bind ends, not per message.
-import smpp from "smpp";
-import "./tuning";
 import type {
   ChannelAdapter,
   DeliveryReport,
@@ -59,6 +57,7 @@ import { CLOSED_AT_BIND, SmppLink } from "./link";
 import { type Assembled, MoAssembler, type MoPduFields, parseMobileOriginated } from "./mobile-originated";
 import { type LongMessage, MultipartReceipts, type PartStore } from "./multipart-receipts";
 import { probeSmpp } from "./probe";
+import * as smpp from "./protocol/index";
 import { canonicalMessageId, type MessageIdOptions, parseDeliveryReceipt, toDeliveryReport } from "./receipt";
 import { sourceAddress } from "./source-address";
 

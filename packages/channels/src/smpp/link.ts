@@ -1,10 +1,9 @@
 // One SMPP session that stays bound: connect, bind, enquire_link keep-alive, answer the SMSC's enquire_link and
 // unbind, reconnect with exponential backoff. PDUs it does not handle itself go to the owner (the adapter).
-import type { Socket } from "node:net";
-import smpp from "smpp";
 import type { Logger } from "../adapter";
 import type { EgressPolicy } from "../egress";
 import { smppStatus } from "./errors";
+import * as smpp from "./protocol/index";
 
 export type BindRole = "transceiver" | "transmitter" | "receiver";
 
@@ -39,20 +38,6 @@ const SMPP_VERSION_34 = 0x34;
 /** What onRefused says when the SMSC closed the connection at bind instead of answering it. */
 export const CLOSED_AT_BIND = "CLOSED_AT_BIND";
 
-/**
- * Coalesces every PDU written in this tick into one TCP write: pipelined submits and batched responses would
- * otherwise cost one syscall (and often one segment) each.
- */
-export function corkForTick(socket: Socket): void {
-  if (socket.writableCorked > 0) return;
-  socket.cork();
-  process.nextTick(uncork, socket);
-}
-
-function uncork(socket: Socket): void {
-  socket.uncork();
-}
-
 export class SmppLink {
   private readonly options: LinkOptions;
   private session: smpp.Session | undefined;
@@ -86,7 +71,6 @@ export class SmppLink {
   send(pdu: smpp.PDU): boolean {
     const session = this.session;
     if (!this.bound || session === undefined) return false;
-    corkForTick(session.socket);
     return session.send(pdu);
   }
 
@@ -94,7 +78,6 @@ export class SmppLink {
   respond(pdu: smpp.PDU): void {
     const session = this.session;
     if (session === undefined) return;
-    corkForTick(session.socket);
     session.send(pdu);
   }
 
@@ -106,7 +89,6 @@ export class SmppLink {
     const session = this.session;
     return (pdu) => {
       if (session === undefined || session !== this.session) return;
-      corkForTick(session.socket);
       session.send(pdu);
     };
   }
@@ -144,7 +126,7 @@ export class SmppLink {
     // A name is checked on what it resolves to, at each connect (a later answer may point elsewhere).
     const session = new smpp.Session({ host, port, ...(egress ? { lookup: egress.lookup(port) } : {}) });
     this.session = session;
-    session.socket.setNoDelay(true); // corkForTick does the batching; Nagle would only add latency
+    session.socket.setNoDelay(true); // the session coalesces each tick's writes; Nagle would only add latency
     this.bindTimer = setTimeout(() => {
       this.options.logger.warn({ link: this.label, timeoutMs: this.options.bindTimeoutMs }, "smpp bind timed out");
       this.bindPending = false;
@@ -202,7 +184,6 @@ export class SmppLink {
     }
     this.heardFromPeer = false;
     this.enquireOutstanding = true;
-    corkForTick(session.socket);
     session.send(new smpp.PDU("enquire_link"), () => {
       this.enquireOutstanding = false;
     });

@@ -4,11 +4,11 @@
 // The host is a tenant admin's input, so the peer may be any service at all: what it sent is never quoted (a
 // stream that is not SMPP is "did not speak SMPP"), only SMPP's own fields of a real bind response are.
 import { type ConnectionReason, reasonOfErrorCode } from "@switchboard/contracts";
-import smpp from "smpp";
 import { EGRESS_REFUSED_DETAIL, type EgressPolicy, isEgressRefused } from "../egress";
 import type { SmppConfig } from "./config";
 import { smppStatus } from "./errors";
 import type { BindRole } from "./link";
+import * as smpp from "./protocol/index";
 
 const UNBIND_WAIT_MS = 2_000;
 
@@ -115,8 +115,8 @@ function printable(text: string, max: number): string {
 
 /**
  * A socket-level failure from our side's view. An error without a system code comes from parsing what the peer
- * sent (the smpp package's "PDU length was too large (<the peer's first four bytes>...)"), so it is described,
- * never quoted.
+ * sent (the session's "invalid SMPP command_length <the peer's first four bytes>"), so it is described, never
+ * quoted.
  */
 function describeSocketError(err: NodeJS.ErrnoException, where: string): [ConnectionReason, string] {
   if (err.code === undefined || !/^E[A-Z0-9_]{1,31}$/.test(err.code))
