@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { BATCH_REASON_TEXT_MAX, batchContent, reviewReasons } from "./batches";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "./codes";
-import { batchLinkStats } from "./links";
 import {
   acrossTenants,
   bigId,
@@ -17,6 +16,7 @@ import {
   timeRange,
   withNextCursor,
 } from "./common";
+import { batchLinkStats } from "./links";
 import { timeZoneName } from "./time-zone";
 import { inboundData } from "./webhooks";
 

@@ -3,7 +3,15 @@
 import { z } from "zod";
 import { BatchStatus, type Lang, ProductCode } from "./codes";
 import { bigId, text } from "./common";
-import { isLinkTarget, LINK_CODE_LENGTH, LINK_PATH, linkTargets, MAX_LINKS_PER_BATCH, textAsSent } from "./links";
+import {
+  isLinkTarget,
+  LINK_CODE_LENGTH,
+  LINK_PATH,
+  linkLengthOf,
+  linkTargets,
+  MAX_LINKS_PER_BATCH,
+  textAsSent,
+} from "./links";
 import { isMessageKey, type MessageKey, type MessageParams, translate } from "./messages";
 import { senderIdText } from "./sender-ids";
 import { countSegments } from "./sms-segments";
@@ -177,17 +185,28 @@ export const RCS_TEXT_MAX = 3072;
  */
 const senderId = senderIdText();
 
+/**
+ * Where this batch's short links are served (links.ts): set by the submission to LINK_BASE_URL when the content
+ * has tracked links (whatever a client sent), and kept with the batch, so the length its segments were priced with
+ * is the length sent even if the setting changes before a scheduled batch goes out.
+ */
+const linkBaseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(100)
+  .optional();
+
 export const smsContent = z
   .object({
     product: z.literal(ProductCode.SMS),
     text: z.string().min(1).max(1530),
     senderId: senderId.optional(),
+    linkBaseUrl,
   })
   .superRefine((c, ctx) => {
     checkLinks([c.text], [["text"]], ctx);
-    // Links counted at their shortest (the base URL is the deployment's): the exact count, with LINK_BASE_URL,
-    // is checked again at submission (unitsPerNumber), so this never refuses a text that fits.
-    const { segments } = countSegments(textAsSent(c.text, LINK_PATH.length + LINK_CODE_LENGTH));
+    // Before the submission sets linkBaseUrl, links are counted at their shortest: the exact count is checked
+    // when it is set (withLinkBase, packages/domain/src/links), so this never refuses a text that fits.
+    const { segments } = countSegments(textAsSent(c.text, linkLengthOf(c) ?? LINK_PATH.length + LINK_CODE_LENGTH));
     if (segments > SMS_MAX_SEGMENTS) {
       ctx.addIssue({
         code: "custom",
@@ -317,6 +336,7 @@ const rcsContentFields = z.object({
   ]),
   /** Sent as SMS to numbers that cannot receive RCS (or did not get it within fallbackAfterSeconds). */
   fallbackText: z.string().min(1).max(1530).optional(),
+  linkBaseUrl,
   /**
    * With fallbackText: a recipient whose RCS message is not delivered this long after it was sent gets the SMS
    * instead (its RCS message is revoked first). Absent: only non-capable numbers fall back.
@@ -360,11 +380,13 @@ export type WsContent = z.infer<typeof wsContent>;
 export type RcsContent = z.infer<typeof rcsContent>;
 
 /**
- * Chargeable units per recipient: SMS segments, one for WS and RCS. `linkLength`: the deployment's short link length
- * (links.ts, shortLinkLength), which each tracked link placeholder takes in the text as sent.
+ * Chargeable units per recipient: SMS segments (each tracked link counted as the short link it is sent as), one for
+ * WS and RCS.
  */
-export function chargeableUnits(content: BatchContent, linkLength: number | null = null): number {
-  return content.product === ProductCode.SMS ? countSegments(textAsSent(content.text, linkLength)).segments : 1;
+export function chargeableUnits(content: BatchContent): number {
+  return content.product === ProductCode.SMS
+    ? countSegments(textAsSent(content.text, linkLengthOf(content))).segments
+    : 1;
 }
 
 /** The text a reviewer reads and sensitive words are searched in. */

@@ -73,6 +73,11 @@ export function shortLinkLength(linkBaseUrl: string): number {
   return linkBaseUrl.length + LINK_PATH.length + LINK_CODE_LENGTH;
 }
 
+/** The length of the content's short links: null before the submission set where they are served. */
+export function linkLengthOf(content: { linkBaseUrl?: string | undefined }): number | null {
+  return content.linkBaseUrl ? shortLinkLength(content.linkBaseUrl) : null;
+}
+
 /**
  * The text with each placeholder replaced by a stand-in as long as a short link (GSM-7 characters, as a short
  * link's are), for counting segments. shortLinkLength null: the placeholders counted as they are written.

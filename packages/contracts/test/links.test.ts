@@ -58,14 +58,16 @@ describe("tracked link placeholders", () => {
     expect(batchLinks(content)).toEqual(["https://x.example/2", "https://x.example/1", "https://x.example/3"]);
   });
 
-  it("count the short link's length in the segments", () => {
+  it("count the short link's length in the segments once the submission set where links are served", () => {
     const base = "https://sb.example";
     const length = shortLinkLength(base);
     expect(length).toBe(base.length + 3 + LINK_CODE_LENGTH);
     // 120 characters plus one short link of 40: 160 fit one segment, one character more does not.
-    const fits = sms(`${"a".repeat(160 - length)}{{link:https://shop.example/a-long-path-that-is-not-sent}}`);
-    expect(chargeableUnits(batchContent.parse(fits), length)).toBe(1);
+    const fits = { ...sms(`${"a".repeat(160 - length)}{{link:https://shop.example/a-long-path-that-is-not-sent}}`) };
+    expect(chargeableUnits(batchContent.parse({ ...fits, linkBaseUrl: base }))).toBe(1);
     const over = sms(`${"a".repeat(161 - length)}{{link:https://shop.example/x}}`);
-    expect(chargeableUnits(batchContent.parse(over), length)).toBe(2);
+    expect(chargeableUnits(batchContent.parse({ ...over, linkBaseUrl: base }))).toBe(2);
+    // Before that (a content not submitted), placeholders count as they are written.
+    expect(chargeableUnits(batchContent.parse(over))).toBe(1);
   });
 });

@@ -2,10 +2,17 @@
 // the fixed length the segment count assumes, and anything else (another key, one changed character, a forged
 // index, a malformed string) decodes to nothing.
 import { randomBytes } from "node:crypto";
-import { batchLinks, LINK_CODE_LENGTH, shortLinkLength, textAsSent } from "@switchboard/contracts";
+import {
+  batchContent,
+  batchLinks,
+  LINK_CODE_LENGTH,
+  ProductCode,
+  shortLinkLength,
+  textAsSent,
+} from "@switchboard/contracts";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config";
-import { decodeLinkCode, encodeLinkCode, linkSettings, renderLinks } from "../src/links";
+import { decodeLinkCode, encodeLinkCode, linkRendererFor, linkSettings, renderLinks, withLinkBase } from "../src/links";
 
 const key = randomBytes(32);
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -110,5 +117,65 @@ describe("renderLinks", () => {
     expect(s.baseUrl).toBe("https://api.example");
     expect(s.key.equals(Buffer.from("j".repeat(32)))).toBe(false);
     expect(linkSettings(c).key.equals(s.key)).toBe(true);
+  });
+});
+
+describe("a submitted content's links", () => {
+  const settings = linkSettings(
+    loadConfig({
+      DATABASE_URL: "postgresql://x@y/z",
+      JWT_SECRET: "j".repeat(32),
+      CHANNEL_SECRET_KEY: "0".repeat(64),
+      LINK_BASE_URL: "https://sb.example",
+    }),
+  );
+
+  it("keep where they are served, whatever the client sent, and only when there are links", () => {
+    const withLinks = batchContent.parse({
+      product: ProductCode.SMS,
+      text: "Go {{link:https://shop.example}}",
+      linkBaseUrl: "https://evil.example",
+    });
+    expect(withLinkBase(withLinks, settings)).toMatchObject({ linkBaseUrl: "https://sb.example" });
+    const without = batchContent.parse({ product: ProductCode.SMS, text: "Hi", linkBaseUrl: "https://evil.example" });
+    expect(withLinkBase(without, settings)).toEqual({ product: ProductCode.SMS, text: "Hi" });
+  });
+
+  it("refuse a text the exact short links make longer than ten segments", () => {
+    const text = `${"a".repeat(1530 - 60)}{{link:https://s.example/x}} {{link:https://s.example/y}}`;
+    const content = batchContent.parse({ product: ProductCode.SMS, text });
+    expect(() => withLinkBase(content, settings)).toThrowError(expect.objectContaining({ key: "batch.sms_too_long" }));
+  });
+
+  it("render in SMS text, RCS text and card descriptions, served from the content's own base", () => {
+    const content = withLinkBase(
+      batchContent.parse({
+        product: ProductCode.RCS,
+        body: {
+          type: "carousel",
+          cards: [
+            { title: "a", description: "A {{link:https://x.example/1}}" },
+            { title: "b", description: "B {{link:https://x.example/2}}" },
+          ],
+        },
+        fallbackText: "SMS {{link:https://x.example/2}}",
+      }),
+      settings,
+    );
+    // The setting changed since the submission: the batch keeps its own base (its segments were priced with it).
+    const later = { ...settings, baseUrl: "https://elsewhere.example", linkLength: 99 };
+    const render = linkRendererFor(content, later);
+    if (!render) throw new Error("no renderer");
+    const rcs = render(
+      { kind: "rcs", ref: "1", to: "+1", messageId: "m", body: (content as never as { body: never }).body },
+      7n,
+    );
+    const cards = (rcs as { body: { cards: { description: string }[] } }).body.cards;
+    expect(cards[0]?.description).toMatch(/^A https:\/\/sb\.example\/l\/[0-9A-Za-z]{19}$/);
+    const code = cards[1]?.description.slice(-LINK_CODE_LENGTH) as string;
+    expect(decodeLinkCode(settings.key, code)).toEqual({ recipientId: 7n, linkIndex: 1 });
+    const sms = render({ ref: "1", to: "+1", text: "SMS {{link:https://x.example/2}}" }, 7n) as { text: string };
+    expect(sms.text.slice(-LINK_CODE_LENGTH)).toBe(code);
+    expect(linkRendererFor(batchContent.parse({ product: ProductCode.SMS, text: "none" }), settings)).toBeNull();
   });
 });

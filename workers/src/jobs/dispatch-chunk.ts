@@ -36,6 +36,7 @@ import {
   sendOutcomesWritten,
   TaskType,
 } from "@switchboard/contracts";
+import { type LinkSettings, linkRendererFor } from "@switchboard/domain/links";
 import { TokenBucket } from "@switchboard/domain/token-bucket";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
@@ -63,6 +64,7 @@ type Deps = Pick<
   | "logger"
   | "tuning"
   | "metrics"
+  | "links"
 > &
   Partial<Pick<WorkerDeps, "smppBinds">>;
 
@@ -132,6 +134,15 @@ function messageBuilder(
   return null;
 }
 
+/**
+ * Tracked links (docs/batches.md): each `{{link:...}}` of the built message becomes the recipient's short link,
+ * after the rest of the message is built (a personalised text is filled first; a link's target is never filled).
+ */
+function withTrackedLinks(messageOf: MessageOf | null, content: BatchContent, links: LinkSettings): MessageOf | null {
+  const render = messageOf && linkRendererFor(content, links);
+  return render ? (r) => render(messageOf(r), r.id) : messageOf;
+}
+
 /** A chunk that could not hand every recipient to its channel; BullMQ runs it again later. */
 export class ChunkIncomplete extends Error {
   constructor(
@@ -187,7 +198,7 @@ async function runChunk(
   const channel = await acquireChannel(deps, job, attempt);
   if (!channel) return;
   if (batch.taskType === TaskType.SCREENING) return screenChunk(deps, job, lease, attempt, channel);
-  const messageOf = messageBuilder(content.data, channel.kind, batch);
+  const messageOf = withTrackedLinks(messageBuilder(content.data, channel.kind, batch), content.data, deps.links);
   if (!messageOf) {
     deps.adapters.release(channel);
     // Routing sent this content to a channel that cannot carry it (an SMS channel as a WS product's default).

@@ -10,7 +10,14 @@
 //   - one conditional update (still unsent, still on the RCS channel) moves them, counted on the batch; then an
 //     SMS chunk job sends them, like any chunk.
 
-import { ActiveStatus, countSegments, ProductCode, rcsContent, SendResult } from "@switchboard/contracts";
+import {
+  ActiveStatus,
+  countSegmentsWithLinks,
+  linkLengthOf,
+  ProductCode,
+  rcsContent,
+  SendResult,
+} from "@switchboard/contracts";
 import { resolveChannels } from "@switchboard/domain/routing";
 import type { WorkerDeps } from "../lib/deps";
 import { enqueueReportCallbacks } from "./delivery-report";
@@ -29,7 +36,8 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
   });
   const content = rcsContent.safeParse(batch?.content);
   if (!batch || !content.success || !content.data.fallbackText) return;
-  const segments = countSegments(content.data.fallbackText).segments;
+  // Its tracked links counted as the short links they are sent as (at the length the batch was priced with).
+  const segments = countSegmentsWithLinks(content.data.fallbackText, linkLengthOf(content.data)).segments;
   const sms = await deps.prisma.product.findFirst({
     where: { tenantId: batch.tenantId, code: ProductCode.SMS, status: ActiveStatus.NORMAL },
     select: { id: true },

@@ -7,7 +7,8 @@ import {
   ActiveStatus,
   type BatchContent,
   channelCanScreen,
-  countSegments,
+  countSegmentsWithLinks,
+  linkLengthOf,
   type MessageKey,
   ProductCode,
   TaskType,
@@ -56,7 +57,9 @@ export async function fallbackAsk(db: Db, tenantId: number, content: BatchConten
     select: { id: true },
     orderBy: { id: "asc" },
   });
-  return sms ? { productId: sms.id, units: countSegments(content.fallbackText).segments } : null;
+  return sms
+    ? { productId: sms.id, units: countSegmentsWithLinks(content.fallbackText, linkLengthOf(content)).segments }
+    : null;
 }
 
 export interface BatchQuote {

@@ -1,2 +1,2 @@
 export { decodeLinkCode, encodeLinkCode, type LinkRef } from "./codes";
-export { type LinkSettings, linkSettings, renderLinks, shortLink } from "./render";
+export { type LinkSettings, linkRendererFor, linkSettings, renderLinks, shortLink, withLinkBase } from "./render";

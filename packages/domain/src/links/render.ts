@@ -2,8 +2,17 @@
 // recipient's short link for that url. The API's redirect route and the workers' message builders take both
 // the settings and the rendering from here, so the code a message carries is the code the route decodes.
 import { createHmac } from "node:crypto";
-import { LINK_PATH, LINK_PLACEHOLDER, shortLinkLength } from "@switchboard/contracts/links";
+import type { OutboundMessage } from "@switchboard/channels";
+import { type BatchContent, ProductCode, SMS_MAX_SEGMENTS } from "@switchboard/contracts";
+import {
+  batchLinks,
+  countSegmentsWithLinks,
+  LINK_PATH,
+  LINK_PLACEHOLDER,
+  shortLinkLength,
+} from "@switchboard/contracts/links";
 import type { Config } from "../config";
+import { badRequest } from "../errors";
 import { encodeLinkCode } from "./codes";
 
 export interface LinkSettings {
@@ -53,4 +62,56 @@ export function renderLinks(
     const index = to.links.indexOf(url);
     return index < 0 ? whole : shortLink(settings, to.recipientId, index);
   });
+}
+
+/**
+ * A submitted content as it is kept: with links, `linkBaseUrl` set to this deployment's (whatever the client sent),
+ * so its segments are counted, priced and sent with the same short link length; without, none. Its SMS texts (the
+ * SMS text, an RCS fallback) are checked again with that exact length: 400 when one is now too long.
+ */
+export function withLinkBase(content: BatchContent, settings: LinkSettings): BatchContent {
+  const { linkBaseUrl: _client, ...rest } = content as BatchContent & { linkBaseUrl?: string };
+  if (batchLinks(content).length === 0) return rest as BatchContent;
+  const kept = { ...rest, linkBaseUrl: settings.baseUrl } as BatchContent;
+  const smsText =
+    kept.product === ProductCode.SMS ? kept.text : kept.product === ProductCode.RCS ? kept.fallbackText : undefined;
+  if (smsText !== undefined) {
+    const { segments } = countSegmentsWithLinks(smsText, settings.linkLength);
+    if (segments > SMS_MAX_SEGMENTS) throw badRequest("batch.sms_too_long", { max: SMS_MAX_SEGMENTS, segments });
+  }
+  return kept;
+}
+
+/**
+ * The workers' side: how a batch's messages get their short links, or null for a content without any. The links
+ * are served where the content says (its linkBaseUrl, fixed at submission); the key is this process's.
+ */
+export function linkRendererFor(
+  content: BatchContent,
+  settings: LinkSettings,
+): ((message: OutboundMessage, recipientId: bigint) => OutboundMessage) | null {
+  const links = batchLinks(content);
+  const base = (content as { linkBaseUrl?: string }).linkBaseUrl;
+  if (links.length === 0) return null;
+  const own: LinkSettings = base ? { ...settings, baseUrl: base, linkLength: shortLinkLength(base) } : settings;
+  return (message, recipientId) => {
+    const render = (text: string) => renderLinks(text, { recipientId, links }, own);
+    if (message.kind === "whatsapp") return message;
+    if (message.kind === "rcs") {
+      const b = message.body;
+      const body =
+        b.type === "text"
+          ? { ...b, text: render(b.text) }
+          : b.type === "card"
+            ? { ...b, ...(b.description === undefined ? {} : { description: render(b.description) }) }
+            : {
+                ...b,
+                cards: b.cards.map((c) =>
+                  c.description === undefined ? c : { ...c, description: render(c.description) },
+                ),
+              };
+      return { ...message, body };
+    }
+    return { ...message, text: render(message.text) };
+  };
 }

@@ -4,6 +4,7 @@
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
 import { bullCallbackJobs, type CallbackJobs } from "@switchboard/domain/callback-jobs";
+import { type LinkSettings, linkSettings } from "@switchboard/domain/links";
 import type { RedisConnection } from "@switchboard/domain/redis";
 import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
@@ -24,6 +25,8 @@ export interface BatchDeps {
   singleWaitMs: number;
   /** Wakes mode 1 answers when the workers have written their outcome. */
   outcomes: OutcomeSignal;
+  /** Tracked links: where short links are served (a submitted content keeps it) and their key. */
+  links: LinkSettings;
   log: FastifyBaseLogger;
 }
 
@@ -51,6 +54,7 @@ export const batchDepsPlugin = fp(
       callbacks,
       singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
       outcomes,
+      links: linkSettings(config),
       log: app.log,
     } satisfies BatchDeps);
   },

@@ -6,9 +6,10 @@
 import {
   type BatchContent,
   contentText,
-  countSegments,
+  countSegmentsWithLinks,
   formatMoney,
   type Lang,
+  linkLengthOf,
   ProductCode,
   type SubmitPreFileFields,
   type SubmitPreQuery,
@@ -35,6 +36,7 @@ import { needsReview } from "@switchboard/domain/batches/review";
 import { assertSenderIdApproved } from "@switchboard/domain/batches/sender-id-usage";
 import { templateOf } from "@switchboard/domain/batches/whatsapp-templates";
 import { needsOpenWindow, openWindows } from "@switchboard/domain/batches/whatsapp-window";
+import { withLinkBase } from "@switchboard/domain/links";
 import { withLocalFile } from "@switchboard/domain/storage";
 import { parseInput } from "../../lib/errors";
 import type { BatchDeps } from "./batch-deps";
@@ -53,6 +55,8 @@ async function prepare(deps: BatchDeps, userId: number, input: Prospect) {
   const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
   assertTaskSupported(product, input.taskType);
   if (input.content) assertContentFits(product, input.content);
+  // Counted as the submission will count it: tracked links at this deployment's short link length.
+  if (input.content) input.content = withLinkBase(input.content, deps.links);
   await assertProductCanSend(deps.prisma, ctx.customer, product);
   return { ctx, product };
 }
@@ -143,7 +147,10 @@ async function summarise(
       };
     });
   const decision = canSubmitBatches(ctx.customer, now);
-  const sms = input.content?.product === ProductCode.SMS ? countSegments(input.content.text) : null;
+  const sms =
+    input.content?.product === ProductCode.SMS
+      ? countSegmentsWithLinks(input.content.text, linkLengthOf(input.content))
+      : null;
   return {
     total: tally.total,
     valid,

@@ -35,6 +35,7 @@ import { checkNumberFile } from "@switchboard/domain/batches/number-file";
 import { decodeOutcome, NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import type { BatchQuote } from "@switchboard/domain/batches/quote";
 import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
+import { withLinkBase } from "@switchboard/domain/links";
 import { withLocalFile } from "@switchboard/domain/storage";
 import { AppError, parseInput } from "../../lib/errors";
 import { withIdempotencyKey } from "../developer/idempotency";
@@ -103,6 +104,8 @@ async function prepare(
   assertTaskSupported(product, input.taskType);
   assertContentFits(product, input.content);
   const scheduledAt = checkSchedule(input.scheduledAt, now);
+  // Kept with where its short links are served: its segments are counted, priced and sent with that length.
+  const content = withLinkBase(input.content, deps.links);
   return {
     ctx,
     spec: {
@@ -111,8 +114,8 @@ async function prepare(
       taskType: input.taskType,
       submitMode: mode.submitMode,
       source: mode.source,
-      content: input.content,
-      units: unitsPerNumber(input.taskType, input.content),
+      content,
+      units: unitsPerNumber(input.taskType, content),
       scheduledAt,
       idempotencyKey: mode.idempotencyKey,
     },
