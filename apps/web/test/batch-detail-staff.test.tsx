@@ -124,6 +124,65 @@ describe("batch detail: channels", () => {
   });
 });
 
+describe("batch detail: tracked links", () => {
+  const links = {
+    sent: 12_000,
+    clickers: 1_500,
+    clickRate: 0.125,
+    links: [
+      { index: 0, url: "https://shop.example/spring", clicks: 2_345, clickers: 1_400, clickRate: 0.1167 },
+      { index: 1, url: "https://shop.example/terms", clicks: 120, clickers: 100, clickRate: 0.0083 },
+    ],
+  };
+  const show = (lang?: "en") => {
+    if (lang) storage.setLang(lang);
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(batchDetail({ links })) },
+      "GET /batch/recipients": { body: envelope({ list: [], total: 0 }) },
+    });
+    return renderInApp(<BatchDetailView batchId="42" staff={false} />);
+  };
+
+  it("lists each link with its clicks, clickers and click-through rate, with separators", async () => {
+    show();
+    const card = await screen.findByTestId("batch-links");
+    expect(within(card).getByTestId("batch-links-summary")).toHaveTextContent(
+      "1,500 位收件人点击了链接，点击率 12.50%（点击人数 / 发送成功 12,000）",
+    );
+    const rows = within(card).getAllByRole("row");
+    expect(rows[1]).toHaveTextContent("https://shop.example/spring");
+    expect(rows[1]).toHaveTextContent("2,345");
+    expect(rows[1]).toHaveTextContent("1,400");
+    expect(rows[1]).toHaveTextContent("11.67%");
+    expect(rows[2]).toHaveTextContent("0.83%");
+  });
+
+  it("speaks English", async () => {
+    show("en");
+    try {
+      const card = await screen.findByTestId("batch-links");
+      expect(within(card).getByTestId("batch-links-summary")).toHaveTextContent(
+        "1,500 recipients clicked a link: click-through rate 12.50% (clickers / 12,000 sent)",
+      );
+      expect(within(card).getByRole("columnheader", { name: "Click-through rate" })).toBeInTheDocument();
+    } finally {
+      storage.setLang("zh");
+    }
+  });
+
+  it("has no links card without links", async () => {
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": { body: envelope(batchDetail()) },
+      "GET /batch/recipients": { body: envelope({ list: [], total: 0 }) },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    await screen.findByTestId("recipient-list");
+    expect(screen.queryByTestId("batch-links")).toBeNull();
+  });
+});
+
 describe("review modal: why the batch is held, and a title that says what it can do", () => {
   function openModal(over: Partial<BatchDetail>) {
     mockFetch({

@@ -91,6 +91,9 @@ function customerData(o: Partial<CustomerDashboard> = {}): CustomerDashboard {
       delivered: 9_876,
       successRate: 0.9,
       deliveryRate: 0.8,
+      linkSent: 10_000,
+      clickers: 1_250,
+      clickRate: 0.125,
     }),
     month: figures({ batches: 40, sent: 1_234_567, success: 1_000_000, successRate: 0.81, deliveryRate: null }),
     series: days({ 3000: 12_345 }),
@@ -126,6 +129,12 @@ describe("customer dashboard", () => {
     expect(screen.getByTestId("dashboard-today-delivery-rate")).toHaveTextContent("80.00%");
     expect(screen.getByTestId("dashboard-month-sent")).toHaveTextContent("1,234,567");
     expect(screen.getByTestId("dashboard-month-delivery-rate")).toHaveTextContent("-");
+    // Tracked links: distinct clickers over what the batches with links sent; none this month yet.
+    expect(screen.getByTestId("dashboard-today-click-rate")).toHaveTextContent("12.50%");
+    expect(screen.getByTestId("dashboard-today-click-rate-note")).toHaveTextContent(
+      "点击 1,250 人 / 含跟踪链接的发送成功 10,000",
+    );
+    expect(screen.getByTestId("dashboard-month-click-rate")).toHaveTextContent("-");
     expect(screen.getByTestId("dashboard-auth-status")).toHaveTextContent("未认证");
     expect(screen.getByTestId("dashboard-chart")).toBeInTheDocument();
     expect(screen.queryByTestId("dashboard-chart-empty")).toBeNull();

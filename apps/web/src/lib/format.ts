@@ -66,6 +66,12 @@ export function formatNumber(
   return decimal ? render(decimal, 0, maxFraction) : empty;
 }
 
+/** A rate of 0..1 as a percentage: 0.8571 -> "85.71%"; null (nothing to divide by) -> "-". Rates arrive rounded to 4 decimals. */
+export function formatRate(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined || !Number.isFinite(rate)) return "-";
+  return `${(Math.round(rate * 10_000) / 100).toFixed(2)}%`;
+}
+
 export interface FormatMoneyOptions {
   /** The tenant's currency code, shown after the figure ("1,234.50 CNY") on screens that name a currency. */
   currency?: string | null | undefined;

@@ -1,11 +1,8 @@
 /** Display helpers of the dashboards. */
 import { PRODUCT_SLUG, type ProductCode } from "@switchboard/contracts/codes";
 
-/** 0.8571 -> "85.71%"; null (nothing sent) -> "-". Rates arrive rounded to 4 decimals. */
-export function formatRate(rate: number | null | undefined): string {
-  if (rate === null || rate === undefined || !Number.isFinite(rate)) return "-";
-  return `${(Math.round(rate * 10_000) / 100).toFixed(2)}%`;
-}
+/** The one percentage format (the batch detail's click-through rates use it too). */
+export { formatRate } from "../../lib/format";
 
 /** "RCS", "WS", "SMS" (product names are the same in every language). */
 export function productLabel(code: number): string {

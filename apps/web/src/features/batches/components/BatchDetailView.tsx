@@ -17,7 +17,7 @@ import {
 import type { ReactNode } from "react";
 import { isApiError } from "../../../lib/api";
 import { errorText } from "../../../lib/error-text";
-import { formatMoney, formatNumber } from "../../../lib/format";
+import { formatMoney, formatNumber, formatRate } from "../../../lib/format";
 import { type BatchDetail, batchKeys, fetchBatchDetail } from "../api";
 import { type BatchMessageKey, messages } from "../messages";
 import { liveInterval } from "../status";
@@ -69,6 +69,57 @@ function History({ batch }: { batch: BatchDetail }) {
     content: <BatchStatusTag status={batch.status} ingesting={batch.ingesting} progress={batch.progress} />,
   });
   return <Timeline items={items} data-testid="batch-history" />;
+}
+
+/**
+ * Tracked links (docs/batches.md): each link's clicks and distinct clickers, and the click-through rate, over the
+ * messages a channel accepted.
+ */
+function TrackedLinks({ links }: { links: NonNullable<BatchDetail["links"]> }) {
+  const t = messages.useT();
+  return (
+    <Card size="small" title={t("links.title")} style={{ marginTop: 24 }} data-testid="batch-links">
+      <Typography.Paragraph type="secondary" data-testid="batch-links-summary">
+        {t("links.summary", {
+          clickers: formatNumber(links.clickers),
+          rate: formatRate(links.clickRate),
+          sent: formatNumber(links.sent),
+        })}
+      </Typography.Paragraph>
+      <Table
+        size="small"
+        rowKey="index"
+        pagination={false}
+        dataSource={links.links}
+        scroll={{ x: true }}
+        columns={[
+          {
+            title: t("links.col.url"),
+            dataIndex: "url",
+            key: "url",
+            render: (v: string) => (
+              <Typography.Text copyable style={{ wordBreak: "break-all" }}>
+                {v}
+              </Typography.Text>
+            ),
+          },
+          { title: t("links.col.clicks"), dataIndex: "clicks", key: "clicks", render: (v: number) => formatNumber(v) },
+          {
+            title: t("links.col.clickers"),
+            dataIndex: "clickers",
+            key: "clickers",
+            render: (v: number) => formatNumber(v),
+          },
+          {
+            title: t("links.col.rate"),
+            dataIndex: "clickRate",
+            key: "clickRate",
+            render: (v: number | null) => formatRate(v),
+          },
+        ]}
+      />
+    </Card>
+  );
 }
 
 /**
@@ -191,6 +242,7 @@ export function BatchDetailView({
           />
         </Card>
       )}
+      {batch.links && <TrackedLinks links={batch.links} />}
       <Card size="small" title={t("detail.recipients")} style={{ marginTop: 24 }}>
         <RecipientList batchId={batch.id} productCode={batch.productCode} staff={staff} live={live} />
       </Card>

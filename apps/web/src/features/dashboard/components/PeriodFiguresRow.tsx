@@ -5,7 +5,7 @@ import { formatRate } from "../format";
 import { messages } from "../messages";
 import { FigureRow } from "./FigureRow";
 
-/** Sent, success rate and delivery rate of one period (today or this month). */
+/** Sent, success rate, delivery rate and tracked links' click-through rate of one period (today or this month). */
 export function PeriodFiguresRow({ period, figures }: { period: "today" | "month"; figures: PeriodFigures }) {
   const t = messages.useT();
   return (
@@ -14,7 +14,7 @@ export function PeriodFiguresRow({ period, figures }: { period: "today" | "month
         {t(`period.${period}`)}
       </Typography.Title>
       <FigureRow
-        col={{ xs: 24, sm: 8 }}
+        col={{ xs: 24, sm: 12, xl: 6 }}
         figures={[
           {
             testId: `dashboard-${period}-sent`,
@@ -33,6 +33,15 @@ export function PeriodFiguresRow({ period, figures }: { period: "today" | "month
             label: t("figure.deliveryRate"),
             value: formatRate(figures.deliveryRate),
             note: `${formatNumber(figures.delivered)} / ${formatNumber(figures.sent)}`,
+          },
+          {
+            testId: `dashboard-${period}-click-rate`,
+            label: t("figure.clickRate"),
+            value: formatRate(figures.clickRate),
+            note: t("figure.clickRateOf", {
+              clickers: formatNumber(figures.clickers),
+              sent: formatNumber(figures.linkSent),
+            }),
           },
         ]}
       />
