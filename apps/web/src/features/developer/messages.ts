@@ -111,8 +111,11 @@ export const messages = defineMessages(
     "attempts.batchSearch": "按任务 ID 查找",
     "attempts.refresh": "刷新",
     "attempts.event.batch_finished": "任务完成",
+    "attempts.event.batch_status": "任务状态变更",
     "attempts.event.delivery_report": "状态报告",
+    "attempts.event.message_fallback": "转短信发送",
     "attempts.event.inbound": "上行消息",
+    "attempts.event.opt_out": "退订",
     "attempts.event.test": "测试",
   },
   {
@@ -230,8 +233,11 @@ export const messages = defineMessages(
     "attempts.batchSearch": "Find by batch ID",
     "attempts.refresh": "Refresh",
     "attempts.event.batch_finished": "Batch finished",
+    "attempts.event.batch_status": "Batch status changed",
     "attempts.event.delivery_report": "Delivery report",
+    "attempts.event.message_fallback": "Fell back to SMS",
     "attempts.event.inbound": "Inbound message",
+    "attempts.event.opt_out": "Opt-out",
     "attempts.event.test": "Test",
   },
 );
