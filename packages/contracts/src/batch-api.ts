@@ -37,12 +37,18 @@ export const IDEMPOTENCY_KEY_MAX = 100;
 /** Why a number of a batch was not taken (rejected_numbers.reason). */
 /** 4: WhatsApp free-form text to a number without an open 24-hour customer-service window (only templates may go). */
 /** 5: on the customer's opt-out list (docs/opt-outs.md): never sent, never charged. */
+/**
+ * 6: a personalised batch's row whose cell of a column the content uses is empty; 7: its SMS text (or RCS fallback
+ * text) filled with the row's values is longer than SMS_MAX_SEGMENTS. Never sent, never charged.
+ */
 export const RejectReason = {
   INVALID: 1,
   DUPLICATE: 2,
   COUNTRY_NOT_SERVED: 3,
   WINDOW_CLOSED: 4,
   OPTED_OUT: 5,
+  MISSING_VARIABLE: 6,
+  FILLED_TOO_LONG: 7,
 } as const;
 export type RejectReason = (typeof RejectReason)[keyof typeof RejectReason];
 
@@ -241,6 +247,20 @@ export const submitPreResult = z.object({
   countries: z.array(countrySummary),
   /** SMS segments per message (1 for WS, RCS and screening); chargeable units per number. */
   segments: z.number().int(),
+  /**
+   * Personalised campaigns: the file's columns other than the number column (as its header names them; empty
+   * without a header, and for numbers sent in the request).
+   */
+  variables: z.array(z.string()).optional(),
+  /**
+   * Chargeable units after each recipient's text is filled: the largest of one recipient, and the sum over the
+   * recipients charged (equal to segments and segments x valid when the content has no variable). These four
+   * are always sent by this API; optional only so older clients' fixtures still read.
+   */
+  segmentsMax: z.number().int().optional(),
+  segmentsTotal: z.number().int().optional(),
+  /** Rows refused because a used column's cell is empty (reason 6) or the filled text is too long (reason 7). */
+  unfilled: z.number().int().optional(),
   encoding: z.enum(["gsm7", "ucs2"]).nullable(),
   totalCost: z.string(),
   balance: z.string(),
@@ -286,6 +306,8 @@ export const batchRow = z.object({
   notServedCount: z.number().int(),
   /** Valid numbers on the customer's opt-out list (rejected, never sent, never charged); always sent by this API. */
   optOutCount: z.number().int().optional(),
+  /** Personalised batches: rows refused for an empty used cell or a filled text too long (never charged). */
+  unfilledCount: z.number().int().optional(),
   sentCount: z.number().int(),
   successCount: z.number().int(),
   failedCount: z.number().int(),

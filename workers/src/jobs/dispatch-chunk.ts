@@ -1,7 +1,8 @@
 // dispatch-chunk {batchId, channelId, fromId, toId}: sends the still-unsent recipients of one id range of a
 // batch through one channel, and records every outcome.
 //
-//   - numbers are read from the database here (the job carries ids only); the text is the batch's content;
+//   - numbers are read from the database here (the job carries ids only); the text is the batch's content, filled
+//     with the recipient's own values when the batch is personalised (personalise.ts);
 //   - the channel's throughput holds across all workers: tokens come from its Redis token bucket, in batches;
 //   - sends are pipelined up to twice the adapter's window, so its window stays full without hoarding;
 //   - outcomes are written in bulk as they complete (send-outcomes.ts), conditional on sendResult 0;
@@ -36,6 +37,7 @@ import {
   sendOutcomesWritten,
   TaskType,
 } from "@switchboard/contracts";
+import { fillRcsBody, fillText, fillWsBody, type RecipientVars } from "@switchboard/domain/batches/personalise";
 import { type LinkSettings, linkRendererFor } from "@switchboard/domain/links";
 import { TokenBucket } from "@switchboard/domain/token-bucket";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
@@ -89,6 +91,8 @@ interface ChunkRecipient {
   segments: number;
   /** RCS with fallback text where SMS serves the country: what an SMS fallback would cost (else null). */
   fallbackPrice: bigint | null;
+  /** A personalised batch: the values its message is filled with (personalise.ts); null otherwise. */
+  vars: RecipientVars | null;
 }
 
 /**
@@ -112,7 +116,7 @@ function messageBuilder(
           ? content.fallbackText
           : undefined;
     if (text === undefined) return null;
-    return (r) => ({ ref: r.id.toString(), to: r.phone, text, ...sender });
+    return (r) => ({ ref: r.id.toString(), to: r.phone, text: fillText(text, r.vars), ...sender });
   }
   if (channelKind === "rcs" && content.product === ProductCode.RCS) {
     // Stable across retries and unique across databases (ids restart when one is recreated): RBM refuses a
@@ -124,12 +128,12 @@ function messageBuilder(
       ref: r.id.toString(),
       to: r.phone,
       messageId: `sb-${batch.id}-${r.id}-${salt}`,
-      body: content.body,
+      body: fillRcsBody(content.body, r.vars),
       ...ttl,
     });
   }
   if (channelKind === "whatsapp" && content.product === ProductCode.WS) {
-    return (r) => ({ kind: "whatsapp", ref: r.id.toString(), to: r.phone, body: content.body });
+    return (r) => ({ kind: "whatsapp", ref: r.id.toString(), to: r.phone, body: fillWsBody(content.body, r.vars) });
   }
   return null;
 }
@@ -227,16 +231,16 @@ async function runChunk(
     // planner's statistics do not know a fresh batch and would read the whole batch through its index).
     const recipients = job.ids
       ? await deps.prisma.$queryRaw<ChunkRecipient[]>`
-          SELECT id, phone, segments, "fallbackPrice" FROM recipients
+          SELECT id, phone, segments, "fallbackPrice", vars FROM recipients
           WHERE id = ANY(${job.ids}::bigint[]) AND "batchId" = ${batchId} AND "channelId" = ${job.channelId}
             AND "sendResult" = ${SendResult.NOT_SENT}
           ORDER BY id`
       : await deps.prisma.$queryRaw<ChunkRecipient[]>`
           WITH span AS MATERIALIZED (
-            SELECT id, phone, segments, "fallbackPrice", "batchId", "channelId", "sendResult" FROM recipients
+            SELECT id, phone, segments, "fallbackPrice", vars, "batchId", "channelId", "sendResult" FROM recipients
             WHERE id BETWEEN ${BigInt(job.fromId)} AND ${BigInt(job.toId)}
           )
-          SELECT id, phone, segments, "fallbackPrice" FROM span
+          SELECT id, phone, segments, "fallbackPrice", vars FROM span
           WHERE "batchId" = ${batchId} AND "channelId" = ${job.channelId} AND "sendResult" = ${SendResult.NOT_SENT}
           ORDER BY id`;
     const sender: Sender = {

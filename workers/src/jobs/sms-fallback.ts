@@ -18,6 +18,7 @@ import {
   rcsContent,
   SendResult,
 } from "@switchboard/contracts";
+import { fillText, type RecipientVars } from "@switchboard/domain/batches/personalise";
 import { resolveChannels } from "@switchboard/domain/routing";
 import type { WorkerDeps } from "../lib/deps";
 import { enqueueReportCallbacks } from "./delivery-report";
@@ -46,8 +47,17 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
   const ids = recipients.map((r) => r.id);
   const rows = await deps.prisma.recipient.findMany({
     where: { id: { in: ids }, batchId, sendResult: SendResult.NOT_SENT },
-    select: { id: true, countryCode: true },
+    select: { id: true, countryCode: true, vars: true },
   });
+  // A personalised batch: each recipient's fallback text is filled with its own values, so are its segments (the
+  // fallback price taken at creation was priced the same way).
+  const segmentsOf = (vars: unknown) =>
+    vars === null
+      ? segments
+      : countSegmentsWithLinks(
+          fillText(content.data.fallbackText as string, vars as RecipientVars),
+          linkLengthOf(content.data),
+        ).segments;
   const routes = sms
     ? await resolveChannels(deps.prisma, {
         customerId: batch.userId,
@@ -56,6 +66,7 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
       })
     : new Map();
   const byChannel = new Map<number, string[]>();
+  const segmentsById = new Map(rows.map((r) => [r.id.toString(), segmentsOf(r.vars)]));
   const unrouted: string[] = [];
   for (const r of rows) {
     const route = routes.get(r.countryCode);
@@ -69,12 +80,12 @@ export async function fallBackToSms(deps: Deps, batchId: bigint, recipients: rea
     let moved = 0;
     for (const [channelId, list] of byChannel) {
       const changed = await tx.$queryRaw<Array<{ id: bigint }>>`
-        UPDATE recipients
-        SET "fallbackFrom" = "channelId", "channelId" = ${channelId}, segments = ${segments}::smallint,
-            price = "fallbackPrice"
-        WHERE id = ANY(${list}::bigint[]) AND "batchId" = ${batchId} AND "sendResult" = ${SendResult.NOT_SENT}
-          AND "fallbackFrom" IS NULL AND "fallbackPrice" IS NOT NULL
-        RETURNING id`;
+        UPDATE recipients AS r
+        SET "fallbackFrom" = r."channelId", "channelId" = ${channelId}, segments = u.s, price = r."fallbackPrice"
+        FROM unnest(${list}::bigint[], ${list.map((id) => segmentsById.get(id) ?? segments)}::smallint[]) AS u(id, s)
+        WHERE r.id = u.id AND r."batchId" = ${batchId} AND r."sendResult" = ${SendResult.NOT_SENT}
+          AND r."fallbackFrom" IS NULL AND r."fallbackPrice" IS NOT NULL
+        RETURNING r.id`;
       moved += changed.length;
       if (changed.length === 0) continue;
       const sorted = changed.map((c) => c.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -125,6 +125,23 @@ export const batchMessages = {
     en: "the first row has no column named phone, mobile or number",
   },
   "batch.file_no_numbers": { zh: "文件中没有号码", en: "the file contains no numbers" },
+  // personalised campaigns: {{column}} placeholders filled from a file's columns (docs/batches.md)
+  "batch.variable_unknown": {
+    zh: "文件中没有名为 {column} 的列，无法填写 {{{column}}}",
+    en: "the file has no column named {column} to fill {{{column}}}",
+  },
+  "batch.variables_need_header": {
+    zh: "内容使用了变量 {{{column}}}，但文件首行不是列名（没有表头）",
+    en: "the content uses {{{column}}}, but the file's first row is not a header naming its columns",
+  },
+  "batch.all_unfilled": {
+    zh: "没有可发送的号码：{count} 行缺少内容所用列的值（或填写后短信过长）",
+    en: "no number can be sent: {count} rows lack a value of a column the content uses (or are too long once filled)",
+  },
+  "batch.variables_need_file": {
+    zh: "内容使用了变量 {{{column}}}：变量只能由上传文件的列填写",
+    en: "the content uses {{{column}}}: variables are filled only from the columns of an uploaded file",
+  },
   "batch.file_too_many_numbers": {
     zh: "文件中的号码不能超过 {max} 个",
     en: "the file must contain at most {max} numbers",

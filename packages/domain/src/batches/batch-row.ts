@@ -36,6 +36,7 @@ export const batchRowSelect = {
   invalidCount: true,
   duplicateCount: true,
   optOutCount: true,
+  unfilledCount: true,
   sentCount: true,
   successCount: true,
   failedCount: true,
@@ -107,8 +108,9 @@ export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, str
     duplicateCount: b.duplicateCount,
     notServedCount: ingesting
       ? 0
-      : Math.max(0, b.totalCount - b.validCount - b.invalidCount - b.duplicateCount - b.optOutCount),
+      : Math.max(0, b.totalCount - b.validCount - b.invalidCount - b.duplicateCount - b.optOutCount - b.unfilledCount),
     optOutCount: b.optOutCount,
+    unfilledCount: b.unfilledCount,
     sentCount: b.sentCount,
     successCount: b.successCount,
     failedCount: b.failedCount,

@@ -19,8 +19,9 @@ import type { BatchJobs } from "./batch-jobs";
 import { storedContent } from "./batch-row";
 import { assertMaySubmit, loadCustomer, loadTenantRules, numberReading } from "./context";
 import { BatchGoneError, type BatchSpec, materializeBatch } from "./materialize";
-import { readNumberFile } from "./number-file";
+import { type OnNumber, readNumberFile } from "./number-file";
 import { NumberSorter } from "./number-sorter";
+import { contentVariables, RowFilling } from "./personalise";
 
 export interface IngestDeps {
   prisma: PrismaClient;
@@ -47,16 +48,21 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
   const file = localCopy(deps.storage, filePath);
   try {
     assertMaySubmit(customer, new Date());
-    if (batch.totalCount === 0) await countFile(deps, batchId, file);
+    if (batch.totalCount === 0)
+      await countFile(deps, batchId, file, contentVariables(batch.taskType, storedContent(batch.content)));
     const rules = await loadTenantRules(prisma, customer.tenantId);
-    const sorted = new NumberSorter(numberReading({ customer, rules }));
+    const content = storedContent(batch.content);
+    // A personalised batch: each number comes with its row's values of the columns the content uses.
+    const variables = contentVariables(batch.taskType, content);
+    const filling = variables.length > 0 ? new RowFilling(content, variables) : null;
+    const sorted = new NumberSorter(numberReading({ customer, rules }), false, filling);
     const spec: BatchSpec = {
       productId: batch.productId,
       productCode: batch.productCode,
       taskType: batch.taskType,
       submitMode: batch.submitMode,
       source: batch.source,
-      content: storedContent(batch.content),
+      content,
       units: batch.segments,
       scheduledAt: batch.scheduledAt,
       idempotencyKey: batch.idempotencyKey,
@@ -71,10 +77,14 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
       target: { kind: "ingest", batchId, spec },
       sorted,
       read: async (added) => {
-        await readFile(file, (raw) => {
-          sorted.add(raw);
-          added();
-        });
+        await readFile(
+          file,
+          (raw, values) => {
+            sorted.add(raw, values);
+            added();
+          },
+          variables,
+        );
       },
       onProgress: async (written) => {
         if (saving !== null || (written - saved < PROGRESS_EVERY && written < sorted.total)) return;
@@ -125,9 +135,9 @@ function localCopy(storage: FileStorage, key: string) {
 
 type FileCopy = ReturnType<typeof localCopy>;
 
-async function readFile(file: FileCopy, onNumber: (raw: string) => void): Promise<number> {
+async function readFile(file: FileCopy, onNumber: OnNumber, variables: readonly string[] = []): Promise<number> {
   try {
-    return await readNumberFile(await file.path(), onNumber);
+    return await readNumberFile(await file.path(), onNumber, undefined, { variables });
   } catch (err) {
     if (isMissing(err)) throw new AppError(409, "batch.ingest_file_missing");
     throw err;
@@ -141,8 +151,14 @@ async function readFile(file: FileCopy, onNumber: (raw: string) => void): Promis
  * bound) is refused before anything is written. The price is one more read: about 0.4 s per million text
  * lines, about as long as the parse itself for an XLSX sheet.
  */
-async function countFile(deps: IngestDeps, batchId: bigint, file: FileCopy): Promise<void> {
-  const totalCount = await readFile(file, () => {});
+async function countFile(
+  deps: IngestDeps,
+  batchId: bigint,
+  file: FileCopy,
+  variables: readonly string[],
+): Promise<void> {
+  // With the variables, so a header without a used column refuses the file before anything is written.
+  const totalCount = await readFile(file, () => {}, variables);
   await deps.prisma.messageBatch.updateMany({
     where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
     data: { totalCount },

@@ -2,7 +2,8 @@
 // synchronous modes (1 and 2: the batch row is created here) and the file ingest (mode 3: the row exists in
 // status 11 while its file is read). In one transaction:
 //   recipients priced per country (unit price x chargeable units) and routed, inserted in bulk
-//   (INSERT ... SELECT FROM unnest(...), 10,000 rows a statement); rejected numbers (invalid, duplicate,
+//   (INSERT ... SELECT FROM unnest(...), 10,000 rows a statement; a personalised batch's rows each with their own
+//   values, segments and price: personalise.ts); rejected numbers (invalid, duplicate,
 //   country not served) beside them; the counts, cost and status on the batch (11 when review is needed,
 //   else 12 -> 20 at once); the whole cost taken from the balance as one consume row pointing to the batch.
 // A short balance (402) rolls everything back. The caller enqueues dispatch after the commit.
@@ -27,7 +28,7 @@ import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
 import { optedOutAmong } from "./opt-out-usage";
-import { type BatchQuote, type FallbackAsk, fallbackAsk, quoteBatch } from "./quote";
+import { type BatchQuote, type FallbackAsk, fallbackAsk, priceOf, quoteBatch } from "./quote";
 import { reviewReasons } from "./review";
 import { assertSenderIdApproved } from "./sender-id-usage";
 import { assertTemplateFits, templateOf } from "./whatsapp-templates";
@@ -127,6 +128,8 @@ class RecipientWriter {
   notServedReason: MessageKey | null = null;
   /** Channels that will carry the recipients written. */
   readonly channelIds = new Set<number>();
+  /** A personalised batch: the most units one recipient written is charged (its message's segments). */
+  maxUnits = 0;
   private taken = 0;
   private chain: Promise<void> = Promise.resolve();
   private failure: { err: unknown } | null = null;
@@ -192,6 +195,10 @@ class RecipientWriter {
     };
     const at = new Map<string, number>();
     const rows = { phones: [] as string[], country: [] as number[] };
+    // A personalised batch's rows each carry their values and their own segments and prices (personalise.ts).
+    const personal = this.sorted.personal;
+    const own = { vars: [] as string[], segments: [] as number[], prices: [] as bigint[] };
+    const ownFallback = { primary: [] as Array<bigint | null>, fallback: [] as Array<bigint | null> };
     for (let i = from; i < to; i++) {
       const code = countries[i] as string;
       const q = this.pricing.quote.countries.get(code);
@@ -222,12 +229,37 @@ class RecipientWriter {
       }
       rows.phones.push(phones[i] as string);
       rows.country.push(k);
-      this.cost += q.price;
+      if (personal) {
+        const units = personal.units[i] as number;
+        const priced = priceOf(q, units, personal.fallbackUnits[i] as number);
+        own.vars.push(personal.varsJson[i] as string);
+        own.segments.push(units);
+        own.prices.push(priced.price);
+        ownFallback.primary.push(priced.primaryPrice);
+        ownFallback.fallback.push(priced.fallbackPrice);
+        this.maxUnits = Math.max(this.maxUnits, units);
+        this.cost += priced.price;
+      } else {
+        this.cost += q.price;
+      }
     }
     // A cost past what any balance may hold cannot be afforded: 402 like any short balance, before a price or sum
     // beyond the BIGINT columns reaches a statement (prices set before their bound could make one).
     if (this.cost > MAX_BALANCE_UNITS) throw await unaffordable(this.tx, this.pricing.ask.customerId);
-    if (rows.phones.length > 0) {
+    if (rows.phones.length > 0 && personal) {
+      await this.tx.$executeRaw`
+        INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
+                                "fallbackPrice", vars)
+        SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[r.k], (${served.channelIds}::int[])[r.k],
+               r.s, r.pr, r.pp, r.fp, r.v::jsonb
+        FROM unnest(string_to_array(${rows.phones.join(",")}, ','), string_to_array(${rows.country.join(",")}, ',')::int[],
+                    string_to_array(${own.segments.join(",")}, ',')::smallint[],
+                    string_to_array(${own.prices.join(",")}, ',')::bigint[],
+                    ${ownFallback.primary.map((p) => p?.toString() ?? null)}::bigint[],
+                    ${ownFallback.fallback.map((p) => p?.toString() ?? null)}::bigint[], ${own.vars}::text[])
+          AS r(p, k, s, pr, pp, fp, v)`;
+      this.valid += rows.phones.length;
+    } else if (rows.phones.length > 0) {
       await this.tx.$executeRaw`
         INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
                                 "fallbackPrice")
@@ -341,6 +373,9 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
       await assertSenderIdApproved(tx, customer.id, spec, sentTo);
 
       if (recipients.valid === 0) {
+        if (sorted.unfilled > 0 && sorted.invalid + sorted.duplicate + recipients.notServedRaw.length === 0) {
+          throw badRequest("batch.all_unfilled", { count: sorted.unfilled });
+        }
         if (
           recipients.optedOutRaw.length > 0 &&
           recipients.notServedRaw.length + recipients.windowClosedRaw.length === 0
@@ -382,6 +417,9 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         invalidCount: sorted.invalid,
         duplicateCount: sorted.duplicate,
         optOutCount: recipients.optedOutRaw.length,
+        unfilledCount: sorted.unfilled,
+        // A personalised batch's segments: its longest message once filled (each recipient has its own).
+        ...(sorted.personal && recipients.valid > 0 ? { segments: recipients.maxUnits } : {}),
         cost: recipients.cost,
         status,
         // What the reviewer is told: which rules held the batch (none when it goes without review).

@@ -9,7 +9,9 @@
 //     named phone / mobile / number (or msisdn, tel, 手机号, 号码...) of the first line, or in the first column
 //     when the first line holds no header (its first cell contains a digit);
 //   - cells may be quoted ("..." with "" for a quote); a quoted cell does not span lines;
-//   - blank lines and rows whose number cell is empty are skipped.
+//   - blank lines and rows whose number cell is empty are skipped;
+//   - personalised campaigns: the header's other columns are the variables; the cells of those the content uses
+//     come with each number (ColumnRequest).
 // Refused (400 unless said): an empty file, a binary file (control characters), XLS, a first line that looks
 // like a header without a number column, a line over 4,096 characters, no number at all, more than
 // BATCH_FILE_MAX_NUMBERS numbers (413), an XLSX file that is damaged or encrypted or exceeds one of the
@@ -23,6 +25,7 @@ import { open } from "node:fs/promises";
 import { TextDecoder } from "node:util";
 import { BATCH_FILE_MAX_NUMBERS } from "@switchboard/contracts";
 import { AppError, badRequest } from "../errors";
+import { variableName } from "./personalise";
 import { checkXlsx, readXlsxRows } from "./xlsx";
 
 export const MAX_LINE_CHARS = 4096;
@@ -100,6 +103,19 @@ function detectDelimiter(line: string): string | null {
 
 const headerName = (cell: string) => cell.toLowerCase().replace(/[\s_-]/g, "");
 
+/** Called per number in file order; `values` are the row's cells of the requested variables (personalised only). */
+export type OnNumber = (raw: string, values?: string[]) => void;
+
+export interface ColumnRequest {
+  /**
+   * Personalised campaigns: the variables the content uses (personalise.ts); each must name a column of the
+   * header (400 naming it otherwise), and each number comes with its row's cells of them.
+   */
+  variables?: readonly string[];
+  /** Told the header's columns other than the number column, as written (none without a header). */
+  columns?: (names: string[]) => void;
+}
+
 /**
  * Turns rows of cells into numbers: the first row decides between a header (with a number column) and data
  * (numbers in the first column). Shared by the text reader and the XLSX reader.
@@ -107,10 +123,13 @@ const headerName = (cell: string) => cell.toLowerCase().replace(/[\s_-]/g, "");
 export class NumberRows {
   count = 0;
   private column: number | null = null;
+  /** The header's cell of each requested variable; null when none is requested (the hot path). */
+  private variableCells: number[] | null = null;
 
   constructor(
-    private readonly onNumber: (raw: string) => void,
+    private readonly onNumber: OnNumber,
     private readonly maxNumbers = BATCH_FILE_MAX_NUMBERS,
+    private readonly request: ColumnRequest = {},
   ) {}
 
   row(cells: readonly string[]): void {
@@ -119,16 +138,37 @@ export class NumberRows {
       const named = cells.findIndex((c) => NUMBER_COLUMNS.has(headerName(c)));
       if (named >= 0) {
         this.column = named;
+        this.header(cells, named);
         return;
       }
       if (!/\d/.test(cells[0] ?? "")) throw badRequest("batch.file_no_number_column");
       this.column = 0;
+      this.header(null, 0);
     }
     const raw = cells[this.column];
     if (!raw) return;
     this.count += 1;
     if (this.count > this.maxNumbers) throw new AppError(413, "batch.file_too_many_numbers", { max: this.maxNumbers });
-    this.onNumber(raw);
+    if (this.variableCells === null) this.onNumber(raw);
+    else
+      this.onNumber(
+        raw,
+        this.variableCells.map((i) => cells[i] ?? ""),
+      );
+  }
+
+  /** The variables' columns found in the header (names compared as variableName does), or the file refused. */
+  private header(cells: readonly string[] | null, numberColumn: number): void {
+    const names = cells ? cells.map(variableName) : [];
+    this.request.columns?.(cells ? cells.filter((c, i) => i !== numberColumn && c.trim() !== "") : []);
+    const wanted = this.request.variables ?? [];
+    if (wanted.length === 0) return;
+    if (cells === null) throw badRequest("batch.variables_need_header", { column: wanted[0] as string });
+    this.variableCells = wanted.map((name) => {
+      const at = names.findIndex((n, i) => i !== numberColumn && n === name);
+      if (at < 0) throw badRequest("batch.variable_unknown", { column: name });
+      return at;
+    });
   }
 
   end(): void {
@@ -211,10 +251,11 @@ export function fileKind(first: Uint8Array): FileKind {
  */
 export async function readNumberFile(
   absPath: string,
-  onNumber: (raw: string) => void,
+  onNumber: OnNumber,
   maxNumbers = BATCH_FILE_MAX_NUMBERS,
+  columns: ColumnRequest = {},
 ): Promise<number> {
-  const rows = new NumberRows(onNumber, maxNumbers);
+  const rows = new NumberRows(onNumber, maxNumbers, columns);
   const { bytes: head } = await firstBytes(absPath, 4);
   if (head.length > 0 && fileKind(head) === "xlsx") {
     await readXlsxRows(absPath, (cells) => rows.row(cells));
@@ -232,10 +273,14 @@ export async function readNumberFile(
  * (or the whole of a small file) shows is wrong. Returns the count of numbers when the whole file was read,
  * else null (the ingest job counts it).
  */
-export async function checkNumberFile(absPath: string, maxNumbers = BATCH_FILE_MAX_NUMBERS): Promise<number | null> {
+export async function checkNumberFile(
+  absPath: string,
+  maxNumbers = BATCH_FILE_MAX_NUMBERS,
+  columns: ColumnRequest = {},
+): Promise<number | null> {
   const { bytes: head, size } = await firstBytes(absPath, REQUEST_READ_BYTES);
   if (size === 0) throw badRequest("batch.file_empty");
-  const rows = new NumberRows(() => {}, maxNumbers);
+  const rows = new NumberRows(() => {}, maxNumbers, columns);
   if (fileKind(head) === "xlsx") {
     if (!(await checkXlsx(absPath, REQUEST_READ_BYTES, (cells) => rows.row(cells)))) return null;
     rows.end();

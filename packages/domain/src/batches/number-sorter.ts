@@ -3,6 +3,7 @@
 // Pure apart from memory: the pre-submit check, the synchronous modes and the file ingest all use it.
 import { RejectReason } from "@switchboard/contracts";
 import { normalizeNumber } from "@switchboard/numbers";
+import type { RowFilling } from "./personalise";
 
 /** How numbers without "+" or "00" are read: as national numbers of this country, or as international. */
 export interface NumberReading {
@@ -27,15 +28,28 @@ export class NumberSorter {
    * (with the first occurrence's index in duplicateOf).
    */
   readonly outcomes: number[] | null;
+  /**
+   * A personalised batch (personalise.ts), parallel to phones: each recipient's values as recipients.vars JSON,
+   * its chargeable units and its fallback text's segments. null otherwise (nothing is kept per number).
+   */
+  readonly personal: { varsJson: string[]; units: number[]; fallbackUnits: number[] } | null;
+  /** Valid distinct numbers refused by the filling: a used cell empty (reason 6) or the text too long (7). */
+  unfilled = 0;
   private readonly seen = new Map<string, number>();
   private readonly options: { domesticCountry?: string };
 
-  constructor(reading: NumberReading, keepOutcomes = false) {
+  constructor(
+    reading: NumberReading,
+    keepOutcomes = false,
+    private readonly filling: RowFilling | null = null,
+  ) {
     this.options = reading.domesticCountry ? { domesticCountry: reading.domesticCountry } : {};
     this.outcomes = keepOutcomes ? [] : null;
+    this.personal = filling ? { varsJson: [], units: [], fallbackUnits: [] } : null;
   }
 
-  add(raw: string): void {
+  /** `values`: a personalised batch's row cells of the used variables (number-file.ts). */
+  add(raw: string, values?: readonly string[]): void {
     this.total += 1;
     const r = normalizeNumber(raw, this.options);
     if (!r.ok) {
@@ -52,6 +66,19 @@ export class NumberSorter {
       return;
     }
     this.seen.set(r.e164, this.phones.length);
+    if (this.filling && this.personal) {
+      // Its number is taken (a later row with it is a duplicate), its row is not: the first row of a number decides.
+      const filled = this.filling.fill(values ?? []);
+      if (!filled.ok) {
+        this.unfilled += 1;
+        this.reject(raw, filled.reason);
+        this.outcomes?.push(-1);
+        return;
+      }
+      this.personal.varsJson.push(filled.varsJson);
+      this.personal.units.push(filled.units);
+      this.personal.fallbackUnits.push(filled.fallbackUnits);
+    }
     this.outcomes?.push(this.phones.length);
     this.phones.push(r.e164);
     this.countries.push(r.country);

@@ -20,6 +20,15 @@ export interface NumberTally {
   openPerCountry?: Map<string, Map<number, number>>;
   /** When asked: per country, the numbers on the customer's opt-out list (left out of openPerCountry). */
   optOutPerCountry?: Map<string, number>;
+  /** A file's columns other than the number column (personalised campaigns' variables); none without a header. */
+  columns: string[];
+  /** A personalised batch: valid distinct numbers whose row could not be filled (reasons 6 and 7). */
+  unfilled: number;
+  /**
+   * A personalised batch: per country, the numbers not on the opt-out list by their units and fallback units
+   * (key `${units}:${fallbackUnits}`), so that each is priced as its own filled message is (quote.ts priceOf).
+   */
+  unitsPerCountry?: Map<string, Map<string, number>>;
 }
 
 /**
@@ -30,8 +39,11 @@ export function tallyOf(
   sorted: NumberSorter,
   open?: ReadonlyMap<string, ReadonlySet<number>>,
   optedOut?: ReadonlySet<string>,
+  columns: string[] = [],
 ): NumberTally {
   const tally: NumberTally = {
+    columns,
+    unfilled: sorted.unfilled,
     total: sorted.total,
     invalid: sorted.invalid,
     duplicate: sorted.duplicate,
@@ -49,6 +61,19 @@ export function tallyOf(
       perCountry.set(country, (perCountry.get(country) ?? 0) + 1);
     });
     tally.optOutPerCountry = perCountry;
+  }
+  const personal = sorted.personal;
+  if (personal) {
+    const perCountry = new Map<string, Map<string, number>>();
+    sorted.phones.forEach((phone, i) => {
+      if (optedOut?.has(phone)) return;
+      const country = sorted.countries[i] as string;
+      const byUnits = perCountry.get(country) ?? new Map<string, number>();
+      perCountry.set(country, byUnits);
+      const key = `${personal.units[i]}:${personal.fallbackUnits[i]}`;
+      byUnits.set(key, (byUnits.get(key) ?? 0) + 1);
+    });
+    tally.unitsPerCountry = perCountry;
   }
   if (open) {
     const perCountry = new Map<string, Map<number, number>>();

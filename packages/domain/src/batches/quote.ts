@@ -39,6 +39,8 @@ export type CountryQuote =
       /** RCS with fallback text, where SMS serves the country: the RCS price and the SMS fallback's price. */
       primaryPrice: bigint | null;
       fallbackPrice: bigint | null;
+      /** The SMS fallback's price per segment, when fallbackPrice is set (a personalised batch prices each row). */
+      fallbackUnitPrice: bigint | null;
       channelId: number;
     }
   | { served: false; reason: MessageKey };
@@ -92,18 +94,32 @@ function countryQuote(
     return { served: false, reason: "batch.screening_channel_unsupported" };
   if (!price.ok) return { served: false, reason: priceFailure(price.reason, screening !== null) };
   if (channelId === null && !channel.ok) return { served: false, reason: CHANNEL_FAILURE_MESSAGE[channel.reason] };
-  const primary = price.unitPrice * BigInt(units);
-  const fallbackPrice =
-    fallback?.price.ok && usableChannel(fallback.channel) !== null
-      ? fallback.price.unitPrice * BigInt(fallback.units)
-      : null;
+  const fallbackUnitPrice =
+    fallback?.price.ok && usableChannel(fallback.channel) !== null ? fallback.price.unitPrice : null;
   return {
     served: true,
     unitPrice: price.unitPrice,
+    ...priceOf({ unitPrice: price.unitPrice, fallbackUnitPrice }, units, fallback?.units ?? 0),
+    fallbackUnitPrice,
+    channelId: channelId as number,
+  };
+}
+
+/**
+ * What one number is charged for `units` (SMS segments, else 1) and, with an SMS fallback, `fallbackUnits` (its
+ * segments): the larger of the two prices (docs/finance.md). A personalised batch calls it per recipient.
+ */
+export function priceOf(
+  q: { unitPrice: bigint; fallbackUnitPrice: bigint | null },
+  units: number,
+  fallbackUnits: number,
+): { price: bigint; primaryPrice: bigint | null; fallbackPrice: bigint | null } {
+  const primary = q.unitPrice * BigInt(units);
+  const fallbackPrice = q.fallbackUnitPrice === null ? null : q.fallbackUnitPrice * BigInt(fallbackUnits);
+  return {
     price: fallbackPrice !== null && fallbackPrice > primary ? fallbackPrice : primary,
     primaryPrice: fallbackPrice === null ? null : primary,
     fallbackPrice,
-    channelId: channelId as number,
   };
 }
 

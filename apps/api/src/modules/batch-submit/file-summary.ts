@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { BATCH_FILE_MAX_NUMBERS, type MessageKey, type MessageParams } from "@switchboard/contracts";
+import { BATCH_FILE_MAX_NUMBERS, type BatchContent, type MessageKey, type MessageParams } from "@switchboard/contracts";
 import type { NumberReading } from "@switchboard/domain/batches/number-sorter";
 import type { NumberTally } from "@switchboard/domain/batches/number-tally";
 import { AppError } from "../../lib/errors";
@@ -35,6 +35,8 @@ export interface SummaryRequest {
   openWindows?: Array<[string, number[]]>;
   /** The customer's opt-out list (counted per country). */
   optedOut?: string[];
+  /** A personalised batch: its content and the variables it uses (each row filled and priced as it is read). */
+  personalised?: { content: BatchContent; variables: string[] };
 }
 
 export type SummaryReply =
@@ -162,6 +164,7 @@ export async function summariseNumberFile(
   maxNumbers = BATCH_FILE_MAX_NUMBERS,
   open?: ReadonlyMap<string, ReadonlySet<number>>,
   optedOut?: string[],
+  personalised?: SummaryRequest["personalised"],
 ): Promise<NumberTally> {
   if (signal?.aborted) throw abortError(signal);
   const thread = await acquire(signal);
@@ -172,7 +175,14 @@ export async function summariseNumberFile(
   const openWindows = open && [...open].map(([phone, on]): [string, number[]] => [phone, [...on]]);
   return run(
     thread,
-    { absPath, reading, maxNumbers, ...(openWindows ? { openWindows } : {}), ...(optedOut ? { optedOut } : {}) },
+    {
+      absPath,
+      reading,
+      maxNumbers,
+      ...(openWindows ? { openWindows } : {}),
+      ...(optedOut ? { optedOut } : {}),
+      ...(personalised ? { personalised } : {}),
+    },
     signal,
   );
 }

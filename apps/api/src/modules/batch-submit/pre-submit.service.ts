@@ -1,5 +1,6 @@
 // The spec's pre-submit check (GET /user/submit/pre): for a prospective batch, the counts (total, valid,
-// invalid, duplicate, per country) with the first rejected inputs and why, segments, unit prices, total cost,
+// invalid, duplicate, per country) with the first rejected inputs and why, segments (a personalised file's: the
+// largest and the total after each row is filled, each row priced as its own message), unit prices, total cost,
 // balance and whether it suffices, whether authentication allows sending and whether the batch would wait for
 // review. Writes nothing; the same sorting, pricing and review rules as a real submission, so the answer is what a
 // submission would do now. A product that no active channel carries for the customer is refused (409) here.
@@ -31,7 +32,8 @@ import {
 import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import { type NumberTally, tallyOf } from "@switchboard/domain/batches/number-tally";
 import { optedOutAll, optedOutAmong } from "@switchboard/domain/batches/opt-out-usage";
-import { fallbackAsk, quoteBatch } from "@switchboard/domain/batches/quote";
+import { assertNoVariables, contentVariables } from "@switchboard/domain/batches/personalise";
+import { fallbackAsk, priceOf, quoteBatch } from "@switchboard/domain/batches/quote";
 import { needsReview } from "@switchboard/domain/batches/review";
 import { assertSenderIdApproved } from "@switchboard/domain/batches/sender-id-usage";
 import { templateOf } from "@switchboard/domain/batches/whatsapp-templates";
@@ -107,6 +109,9 @@ async function summarise(
   let windowClosed = 0;
   let optOut = 0;
   let totalCost = 0n;
+  // Chargeable units after filling: the largest of one recipient and the sum over those charged.
+  let segmentsMax = 0;
+  let segmentsTotal = 0;
   const countries = [...perCountry.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([countryCode, count]) => {
@@ -132,7 +137,21 @@ async function summarise(
         ? eligible - (tally.openPerCountry.get(countryCode)?.get(q.channelId) ?? 0)
         : 0;
       const sent = eligible - closed;
-      const cost = q.price * BigInt(sent);
+      let cost = q.price * BigInt(sent);
+      const byUnits = tally.unitsPerCountry?.get(countryCode);
+      if (byUnits) {
+        // A personalised batch (no window to wait for: SMS and RCS): each number priced as its filled message.
+        cost = 0n;
+        for (const [key, n] of byUnits) {
+          const [u, fu] = key.split(":").map(Number) as [number, number];
+          cost += priceOf(q, u, fu).price * BigInt(n);
+          segmentsMax = Math.max(segmentsMax, u);
+          segmentsTotal += u * n;
+        }
+      } else if (sent > 0) {
+        segmentsMax = Math.max(segmentsMax, units);
+        segmentsTotal += units * sent;
+      }
       valid += sent;
       windowClosed += closed;
       totalCost += cost;
@@ -162,6 +181,10 @@ async function summarise(
     optOut,
     countries,
     segments: units,
+    variables: tally.columns,
+    segmentsMax,
+    segmentsTotal,
+    unfilled: tally.unfilled,
     encoding: sms?.encoding ?? null,
     totalCost: formatMoney(totalCost),
     balance: formatMoney(ctx.customer.balance),
@@ -181,6 +204,7 @@ export async function preSubmit(
   now: Date,
 ): Promise<SubmitPreResult> {
   const { ctx, product } = await prepare(deps, userId, q);
+  assertNoVariables(q);
   const sorted = new NumberSorter(numberReading(ctx));
   for (const n of q.numbers) sorted.add(n);
   const open = await windowsFor(deps, ctx, q, sorted.phones);
@@ -208,8 +232,10 @@ export async function preSubmitFile(
     const { ctx, product } = await prepare(deps, userId, fields);
     const open = await windowsFor(deps, ctx, fields);
     const optedOut = await optedOutAll(deps.prisma, ctx.customer.id);
+    const variables = contentVariables(fields.taskType, fields.content);
+    const personalised = fields.content && variables.length > 0 ? { content: fields.content, variables } : undefined;
     const tally = await withLocalFile(deps.storage, upload.relPath, (file) =>
-      summariseNumberFile(file, numberReading(ctx), signal, undefined, open, optedOut),
+      summariseNumberFile(file, numberReading(ctx), signal, undefined, open, optedOut, personalised),
     );
     return await summarise(deps, ctx, product.id, fields, tally, lang, now);
   } finally {

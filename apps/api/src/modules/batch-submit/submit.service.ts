@@ -33,6 +33,7 @@ import {
 import { type BatchSpec, materializeBatch } from "@switchboard/domain/batches/materialize";
 import { checkNumberFile } from "@switchboard/domain/batches/number-file";
 import { decodeOutcome, NumberSorter } from "@switchboard/domain/batches/number-sorter";
+import { assertNoVariables, contentVariables } from "@switchboard/domain/batches/personalise";
 import type { BatchQuote } from "@switchboard/domain/batches/quote";
 import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
 import { withLinkBase } from "@switchboard/domain/links";
@@ -240,6 +241,8 @@ async function createBatch(
     { submitMode: body.submitMode, source: opts.source, idempotencyKey: key },
     now,
   );
+  // Numbers typed or sent in the request have no columns to fill a variable from.
+  assertNoVariables(spec);
   const inputs = body.submitMode === SubmitMode.SINGLE ? [body.number] : body.numbers;
   const sorted = new NumberSorter(numberReading(ctx), true);
   for (const n of inputs) sorted.add(n);
@@ -326,7 +329,11 @@ async function createFileBatch(
   // event loop): a small file is read whole and refused or counted at once; a large one's other refusals (no
   // number, too many, a bad row further down) come from the ingest job, which ends the batch in 13 with the
   // reason, and its totalCount (0 until then) is set when the ingest has counted it.
-  const totalCount = (await withLocalFile(deps.storage, upload.relPath, (file) => checkNumberFile(file))) ?? 0;
+  // A variable the file's header does not name is refused here (the header is in the start the request reads;
+  // an XLSX too large to read here is refused by the ingest).
+  const variables = contentVariables(spec.taskType, spec.content);
+  const totalCount =
+    (await withLocalFile(deps.storage, upload.relPath, (file) => checkNumberFile(file, undefined, { variables }))) ?? 0;
 
   let batchId: bigint;
   try {
