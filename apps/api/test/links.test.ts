@@ -130,6 +130,24 @@ describe("GET /l/:code", () => {
 });
 
 describe("link placeholders at submission", () => {
+  it("are counted at the short link's length: the composer learns it from the website config", async () => {
+    const site = await get<{ shortLinkLength: number }>(t, "/website/config", undefined);
+    expect(site.body.data.shortLinkLength).toBe("https://sb.example/l/".length + LINK_CODE_LENGTH);
+    // 120 characters and one link: 160 as sent (one segment), whatever the target's own length.
+    const text = `${"a".repeat(120)}{{link:https://shop.example/a-very-long-campaign-path?utm_source=sms&utm_medium=x}}`;
+    const pre = await post<{ segments: number }>(t, "/user/submit/pre", customer.token, {
+      productId: w.productId,
+      taskType: 2,
+      numbers: ["+12025550109"],
+      content: { product: ProductCode.SMS, text },
+    });
+    expect(pre.body.data.segments, JSON.stringify(pre.body)).toBe(1);
+    const batch = await submit(`${text}a`, ["+12025550109"]);
+    const row = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(batch.id) } });
+    expect(row.segments).toBe(2);
+    expect(row.content).toMatchObject({ linkBaseUrl: "https://sb.example" });
+  });
+
   it("refuses a target that is not http(s), in the caller's language, and writes nothing", async () => {
     const before = await fx.batchCount(customer.id);
     const body = multiple(w, ["+12025550107"], {

@@ -180,6 +180,7 @@ describe("GET /website/config", () => {
       description: null,
       agentId: null,
       tenantId: null,
+      shortLinkLength: expect.any(Number),
     });
   });
 });

@@ -143,6 +143,23 @@ describe("SMS counter", slow, () => {
     expect(counter).toHaveTextContent("74 characters · 2 segments · UCS-2");
   });
 
+  it("counts a tracked link as the short link it is sent as (the deployment's length)", async () => {
+    mockFetch({
+      "/website/config": {
+        body: envelope({ title: "Acme", logo: null, logoSmall: null, description: null, shortLinkLength: 40 }),
+      },
+      "/sender-id/list": approvedSenderIds,
+    });
+    renderModal();
+    const input = await screen.findByTestId("task-sms-text");
+    const counter = screen.getByTestId("task-segments");
+    const link = "{{link:https://shop.example/a-long-campaign-path?utm_source=sms}}";
+    fireEvent.change(input, { target: { value: `${"a".repeat(120)}${link}` } });
+    await waitFor(() => expect(counter).toHaveTextContent("160 characters · 1 segment · GSM-7"));
+    fireEvent.change(input, { target: { value: `${"a".repeat(121)}${link}` } });
+    expect(counter).toHaveTextContent("161 characters · 2 segments · GSM-7");
+  });
+
   it("refuses a text over 10 segments and an invalid sender id", () => {
     const long = buildContent(ProductCode.SMS, {
       ...emptyDraft(),

@@ -73,5 +73,10 @@ export const websiteConfig = z.object({
    * shows notices). Of the tenant-id header's tenant, else the host's; absent when neither names a tenant.
    */
   international: z.boolean().optional(),
+  /**
+   * Tracked links (docs/batches.md): the characters each `{{link:...}}` takes in an SMS as sent, this deployment's
+   * short link length, for the composer's live segment counter.
+   */
+  shortLinkLength: z.number().int().optional(),
 });
 export type WebsiteConfig = z.infer<typeof websiteConfig>;

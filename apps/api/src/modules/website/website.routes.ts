@@ -1,9 +1,11 @@
 import { websiteConfig } from "@switchboard/contracts";
+import { linkSettings } from "@switchboard/domain/links";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { websiteConfigFor } from "./website.service";
 
 export const websiteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma, config } = app.deps;
+  const { linkLength: shortLinkLength } = linkSettings(config);
   app.get(
     "/website/config",
     {
@@ -13,6 +15,9 @@ export const websiteRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: websiteConfig },
       },
     },
-    async (req) => websiteConfigFor(prisma, req, config.PUBLIC_BASE_URL),
+    async (req) => ({
+      ...(await websiteConfigFor(prisma, req, config.PUBLIC_BASE_URL)),
+      shortLinkLength,
+    }),
   );
 };

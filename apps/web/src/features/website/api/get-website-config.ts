@@ -12,6 +12,8 @@ export interface WebsiteConfig {
   tenantId: number | string | null;
   /** The tenant's mode (true international, false domestic); absent when the server knows no tenant. */
   international?: boolean;
+  /** Tracked links: the characters each `{{link:...}}` takes in an SMS as sent (the composer's counter). */
+  shortLinkLength?: number;
 }
 
 /** Also records the tenant's mode, which drives the international flag and the notice menu (lib/international). */
