@@ -166,6 +166,7 @@ describe("menus derived from the tree", () => {
       "app.ws.task",
       "app.sms.task",
       "app.search",
+      "app.inbox",
       "app.finance",
       "app.notice",
       "app.developer",

@@ -11,6 +11,7 @@ export * from "./connection-test";
 export * from "./dashboard";
 export * from "./developer";
 export * from "./finance";
+export * from "./inbox";
 export * from "./links";
 export * from "./messages";
 export * from "./money";

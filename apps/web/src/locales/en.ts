@@ -108,6 +108,7 @@ export const en = {
   "route.app.senderIds": "Sender IDs",
   "route.app.optOuts": "Opt-outs",
   "route.app.search": "Message search",
+  "route.app.inbox": "Replies",
 
   // Back office
   "route.backend": "Back office",
@@ -156,6 +157,7 @@ export const en = {
   "route.rcs": "RCS portal",
   "route.rcs.home": "Home",
   "route.rcs.message": "Messages",
+  "route.rcs.inbox": "Replies",
   "route.rcs.message.processing": "Processing",
   "route.rcs.message.sending": "Sending",
   "route.rcs.message.finish": "Finished",

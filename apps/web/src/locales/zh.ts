@@ -105,6 +105,7 @@ export const zh = {
   "route.app.senderIds": "发送方 ID",
   "route.app.optOuts": "退订名单",
   "route.app.search": "消息搜索",
+  "route.app.inbox": "回复消息",
 
   // Back office
   "route.backend": "后台",
@@ -153,6 +154,7 @@ export const zh = {
   "route.rcs": "RCS用户中心",
   "route.rcs.home": "首页",
   "route.rcs.message": "消息",
+  "route.rcs.inbox": "回复消息",
   "route.rcs.message.processing": "处理中",
   "route.rcs.message.sending": "发送中",
   "route.rcs.message.finish": "已完成",

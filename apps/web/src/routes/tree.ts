@@ -28,6 +28,7 @@ const rechargeRecordsPage: PageLoader = () => import("../features/finance-record
 const consumeRecordsPage: PageLoader = () => import("../features/finance-records/pages/ConsumeRecordsPage");
 
 const customerTaskPage: PageLoader = () => import("../features/batches/pages/CustomerTaskPage");
+const inboxPage: PageLoader = () => import("../features/inbox/pages/InboxPage");
 const backendTaskPage: PageLoader = () => import("../features/batches/pages/BackendTaskPage");
 const backendBatchDetailPage: PageLoader = () => import("../features/batches/pages/BackendDetailPage");
 
@@ -159,6 +160,13 @@ export const routeTree: readonly RouteNode[] = [
         label: "route.app.search",
         icon: "message",
         page: () => import("../features/message-search/pages/MessageSearchPage"),
+      },
+      {
+        path: "inbox",
+        key: "app.inbox",
+        label: "route.app.inbox",
+        icon: "message",
+        page: inboxPage,
       },
       {
         path: "finance",
@@ -497,6 +505,7 @@ export const routeTree: readonly RouteNode[] = [
           ]),
         ],
       },
+      { path: "inbox", key: "rcs.inbox", label: "route.rcs.inbox", icon: "message", page: inboxPage },
       {
         path: "balance",
         key: "rcs.balance",

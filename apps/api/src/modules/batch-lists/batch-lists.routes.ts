@@ -8,6 +8,8 @@ import {
   batchListQuery,
   batchReplyList,
   batchReplyQuery,
+  inboxList,
+  inboxQuery,
   recipientExportQuery,
   recipientList,
   recipientListQuery,
@@ -24,6 +26,7 @@ import {
   exportRecipients,
   exportRejected,
   listBatches,
+  listInbox,
   listRecipients,
   listReplies,
 } from "./lists.service";
@@ -117,6 +120,23 @@ export const batchListRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => listReplies(prisma, principalOf(req), req.query),
+  );
+  app.get(
+    "/inbound/list",
+    {
+      preHandler: signedIn,
+      schema: {
+        tags,
+        security,
+        summary:
+          "The inbox: what users wrote back (replies, suggestion and button taps) across the customer's batches, " +
+          "newest first, with the answered batch's product; customers their own, staff one customer of their " +
+          "scope (userId)",
+        querystring: inboxQuery,
+        response: { 200: inboxList },
+      },
+    },
+    async (req) => listInbox(prisma, principalOf(req), req.query),
   );
   app.get(
     "/batch/recipients/export",

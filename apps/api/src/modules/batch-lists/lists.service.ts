@@ -11,6 +11,8 @@ import {
   type BatchReplyQuery,
   type BatchRow,
   formatMoney,
+  type InboxList,
+  type InboxQuery,
   isMessageKey,
   type Lang,
   type MessageKey,
@@ -30,9 +32,9 @@ import type { Db, Prisma } from "@switchboard/db";
 import { batchRowSelect, productNames, storedContent, toBatchRow } from "@switchboard/domain/batches/batch-row";
 import { toInboundData } from "@switchboard/domain/inbound";
 import { cursorPage, type SortKey } from "../../lib/cursor";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 import { createdBetween, type Paged, pageArgs } from "../../lib/listing";
-import { findVisibleBatch, visibleBatchesWhere } from "../../lib/scope";
+import { findVisibleBatch, managedCustomersWhere, visibleBatchesWhere } from "../../lib/scope";
 import { tenantNamesFor } from "../../lib/tenant-names";
 import type { Principal } from "../../plugins/auth";
 import { linkStatsOf } from "../links/links.service";
@@ -283,6 +285,41 @@ export async function listInbound(db: Db, userId: number, q: V1InboundQuery): Pr
     db.inboundMessage.count({ where }),
   ]);
   return { list: rows.map(toInboundData), total, nextCursor: page.next(rows) };
+}
+
+/**
+ * The inbox: what users wrote back to one customer across its batches, newest first, with the answered batch's
+ * product and status (for the link to its detail). A customer reads its own; staff name a customer of their scope (another
+ * one answers 404 like a missing one).
+ */
+export async function listInbox(db: Db, p: Principal, q: InboxQuery): Promise<InboxList> {
+  let userId = p.userId;
+  if (p.type !== UserType.USER) {
+    if (q.userId === undefined) throw badRequest("validation.required", { field: "userId" });
+    const customer = await db.user.findFirst({
+      where: { AND: [managedCustomersWhere(p), { id: q.userId }] },
+      select: { id: true },
+    });
+    if (!customer) throw notFound("entity.user");
+    userId = customer.id;
+  }
+  const { list, total } = await listInbound(db, userId, q);
+  const batchIds = [...new Set(list.flatMap((r) => (r.batchId === null ? [] : [BigInt(r.batchId)])))];
+  const batches = new Map(
+    (
+      await db.messageBatch.findMany({
+        where: { id: { in: batchIds } },
+        select: { id: true, productCode: true, status: true },
+      })
+    ).map((b) => [b.id.toString(), b]),
+  );
+  return {
+    list: list.map((r) => {
+      const batch = r.batchId === null ? undefined : batches.get(r.batchId);
+      return { ...r, product: batch?.productCode ?? null, batchStatus: batch?.status ?? null };
+    }),
+    total,
+  };
 }
 
 /** The replies stored against a batch (channel-events matched them to the batch that last reached the number). */
