@@ -1,7 +1,8 @@
 // Conformance against an SMSC we did not write: ../shared/bench/kannel/smsc-sim.js (the simulator Kannel is
 // measured against, built on another SMPP implementation) as a child process. Our codec and session pass the
 // project's own simulator by construction; this proves they speak SMPP 3.4, not just our own dialect: bind,
-// submit_sm, receipts, a long message's parts, enquire_link, unbind, and generic_nack for an unknown command.
+// submit_sm, receipts, a long message's parts, throttling, enquire_link, unbind, and generic_nack for an unknown
+// command.
 //
 // The simulator needs its own npm packages: it runs from a scratch copy with them installed, as bench:batch does.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -42,13 +43,51 @@ function freePort(): Promise<number> {
   });
 }
 
-let child: ChildProcess | undefined;
-let smppPort = 0;
-let statsPort = 0;
+interface KannelSim {
+  port: number;
+  stats(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
 
-async function simStats(): Promise<Record<string, number>> {
-  const res = await fetch(`http://127.0.0.1:${statsPort}/stats`);
-  return (await res.json()) as Record<string, number>;
+/** smsc-sim.js as a child process on free ports, with its counters over HTTP. */
+async function startKannelSim(extra: string[] = []): Promise<KannelSim> {
+  const dir = simulatorCopy();
+  const port = await freePort();
+  const statsPort = await freePort();
+  const sim: ChildProcess = spawn(
+    process.execPath,
+    [
+      "smsc-sim.js",
+      ...["--port", String(port), "--stats-port", String(statsPort), "--dlr"],
+      ...["--system-id", "switchboard", "--password", "secret"],
+      ...["--interval-s", "0", "--idle-exit-s", "0", "--max-s", "300", "--quiet"],
+      ...extra,
+    ],
+    { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    sim.once("exit", (code) => reject(new Error(`smsc-sim.js exited with ${code}`)));
+    sim.stdout?.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("listening")) resolve();
+    });
+  });
+  return {
+    port,
+    stats: async () => (await (await fetch(`http://127.0.0.1:${statsPort}/stats`)).json()) as Record<string, number>,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (sim.exitCode !== null) return resolve();
+        sim.once("exit", () => resolve());
+        sim.kill("SIGTERM");
+      }),
+  };
+}
+
+let kannel: KannelSim;
+let smppPort = 0;
+
+function simStats(): Promise<Record<string, number>> {
+  return kannel.stats();
 }
 
 async function statsReach(what: string, key: string, atLeast: number): Promise<void> {
@@ -61,36 +100,11 @@ async function statsReach(what: string, key: string, atLeast: number): Promise<v
 }
 
 beforeAll(async () => {
-  const dir = simulatorCopy();
-  smppPort = await freePort();
-  statsPort = await freePort();
-  const sim = spawn(
-    process.execPath,
-    [
-      "smsc-sim.js",
-      ...["--port", String(smppPort), "--stats-port", String(statsPort), "--dlr"],
-      ...["--system-id", "switchboard", "--password", "secret"],
-      ...["--interval-s", "0", "--idle-exit-s", "0", "--max-s", "300", "--quiet"],
-    ],
-    { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  child = sim;
-  await new Promise<void>((resolve, reject) => {
-    sim.once("exit", (code) => reject(new Error(`smsc-sim.js exited with ${code}`)));
-    sim.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("listening")) resolve();
-    });
-  });
+  kannel = await startKannelSim();
+  smppPort = kannel.port;
 }, 180_000);
 
-afterAll(async () => {
-  const sim = child;
-  if (sim === undefined || sim.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    sim.once("exit", () => resolve());
-    sim.kill("SIGTERM");
-  });
-});
+afterAll(() => kannel?.stop());
 
 afterEach(closeAll);
 
@@ -163,5 +177,26 @@ describe("our SMPP client against the independent simulator (smsc-sim.js)", () =
     );
     expect(refused.command).toBe("bind_transceiver_resp");
     expect(refused.command_status).toBe(0x0d);
+  });
+
+  it("slows down when the simulator throttles (ESME_RTHROTTLED) and still delivers every message once", async () => {
+    // Answers after 20 ms and throttles beyond 5 unanswered submits: our window of 50 must shrink and retry.
+    const throttling = await startKannelSim(["--latency-ms", "20", "--submit-window", "5"]);
+    closeAfter(() => throttling.stop());
+    const a = adapter(throttling.port, { windowSize: 50, throttleBackoffMs: 20, throttleBackoffMaxMs: 200 });
+    const got = receipts(a);
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        a.send({ ref: `t${i}`, to: `+4479110${String(i).padStart(5, "0")}`, text: "throttled" }),
+      ),
+    );
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    expect(a.stats().throttled).toBeGreaterThan(0);
+    const stats = await throttling.stats();
+    expect(stats.throttled).toBe(a.stats().throttled);
+    expect(stats.submit_sm).toBe(200);
+    const ids = new Set(outcomes.map((o) => (o.ok ? o.providerMessageId : "")));
+    expect(ids.size).toBe(200);
+    await waitFor("every receipt", () => got.length === 200);
   });
 });

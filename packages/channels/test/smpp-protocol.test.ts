@@ -159,6 +159,8 @@ describe("SMPP 3.4 PDU codec", () => {
     // "€[x]{}@£_" : escape 0x1B before each extension character; @ is 0x00, £ 0x01, _ 0x11.
     const gsm = [0x1b, 0x65, 0x1b, 0x3c, 0x78, 0x1b, 0x3e, 0x1b, 0x28, 0x1b, 0x29, 0x00, 0x01, 0x11];
     expect(message(deliver(0x00, gsm).short_message).message).toBe("€[x]{}@£_");
+    // An escape before a septet the extension table lacks reads as the basic character; one at the end as a space.
+    expect(message(deliver(0x00, [0x1b, 0x41, 0x42, 0x1b]).short_message).message).toBe("AB ");
     expect(message(deliver(0x03, [0x63, 0x61, 0x66, 0xe9]).short_message).message).toBe("café");
     expect(message(deliver(0x01, [0x40, 0x5f]).short_message).message).toBe("@_");
     expect(message(deliver(0x08, [0x04, 0x1f, 0x04, 0x40, 0xd8, 0x3d, 0xdc, 0x4d]).short_message).message).toBe("Пр👍");

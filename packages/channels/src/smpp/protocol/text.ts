@@ -59,7 +59,8 @@ export function encodeGsm7(text: string): Buffer {
 
 /**
  * Unpacked GSM 03.38 septets to text. An escape followed by a septet the extension table lacks reads as that
- * septet's basic character (3GPP TS 23.038 6.2.1.1); an octet above 0x7F (not a septet) reads as a space.
+ * septet's basic character (3GPP TS 23.038 6.2.1.1); an octet above 0x7F (not a septet), or an escape that ends
+ * the text, reads as a space.
  */
 export function decodeGsm7(octets: Uint8Array): string {
   const codes = new Uint16Array(octets.length);
@@ -70,7 +71,11 @@ export function decodeGsm7(octets: Uint8Array): string {
       codes[n++] = 0x20;
       continue;
     }
-    if (septet === GSM7_ESCAPE && i + 1 < octets.length) {
+    if (septet === GSM7_ESCAPE) {
+      if (i + 1 === octets.length) {
+        codes[n++] = 0x20; // an escape with nothing after it stands for no character
+        continue;
+      }
       septet = (octets[++i] as number) & 0x7f;
       codes[n++] = extensionChar[septet] || (basicChar[septet] as number);
       continue;
