@@ -171,6 +171,18 @@ describe("SMS counter", slow, () => {
     const ok = buildContent(ProductCode.SMS, { ...emptyDraft(), smsText: "Hi", senderId: " Acme " });
     expect(ok.content).toEqual({ product: ProductCode.SMS, text: "Hi", senderId: "Acme" });
   });
+
+  it("says why a tracked link is refused, and never counts a link's own target against the length", () => {
+    const bad = buildContent(ProductCode.SMS, { ...emptyDraft(), smsText: "Go {{link:ftp://x.example}}" });
+    expect(bad.problems?.form).toEqual({ key: "content.linkInvalid", params: { url: "ftp://x.example" } });
+    const many = Array.from({ length: 6 }, (_, i) => `{{link:https://x.example/${i}}}`).join(" ");
+    const tooMany = buildContent(ProductCode.SMS, { ...emptyDraft(), smsText: many });
+    expect(tooMany.problems?.form).toEqual({ key: "content.tooManyLinks", params: { max: 5, count: 6 } });
+    // 1,400 characters and a 120-character target: the link is sent short, so the text still fits 10 segments.
+    const longTarget = `{{link:https://shop.example/${"p".repeat(100)}}}`;
+    const fits = buildContent(ProductCode.SMS, { ...emptyDraft(), smsText: `${"a".repeat(1_400)}${longTarget}` });
+    expect(fits.problems).toBeNull();
+  });
 });
 
 describe("recipients", slow, () => {

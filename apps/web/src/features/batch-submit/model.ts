@@ -14,6 +14,7 @@ import {
   WS_TEXT_MAX,
 } from "@switchboard/contracts";
 import { ProductCode, SubmitMode } from "@switchboard/contracts/codes";
+import { LINK_CODE_LENGTH, LINK_PATH, textAsSent } from "@switchboard/contracts/links";
 import { countSegments, type SegmentCount } from "@switchboard/contracts/sms-segments";
 import type { Dayjs } from "dayjs";
 import { formatMoney } from "../../lib/format";
@@ -186,7 +187,9 @@ export type ContentProblems = Partial<Record<string, Problem>>;
 
 function smsProblem(text: string, field: "text" | "fallback"): Problem | null {
   if (text === "") return field === "text" ? { key: "sms.textRequired" } : null;
-  const { segments } = countSegments(text);
+  // Tracked links at their shortest, as the contract's schema counts them before the deployment's length is known
+  // (the live counter shows the exact count; the submission checks it).
+  const { segments } = countSegments(textAsSent(text, LINK_PATH.length + LINK_CODE_LENGTH));
   if (segments > SMS_MAX_SEGMENTS || text.length > SMS_TEXT_MAX) {
     return { key: "sms.tooLong", params: { max: SMS_MAX_SEGMENTS, segments } };
   }
@@ -385,7 +388,18 @@ export function buildContent(
   if (Object.keys(problems).length > 0) return { content: null, problems };
   const parsed = batchContent.safeParse(candidate);
   if (!parsed.success) {
-    const path = parsed.error.issues[0]?.path.join(".") ?? "";
+    const issue = parsed.error.issues[0];
+    // Tracked link placeholders: the contract's own reasons, said as the API would say them.
+    const why = (issue as { params?: { i18n?: string; url?: string; max?: number; count?: number } } | undefined)
+      ?.params;
+    if (why?.i18n === "link.target_invalid")
+      return { content: null, problems: { form: { key: "content.linkInvalid", params: { url: why.url ?? "" } } } };
+    if (why?.i18n === "link.too_many")
+      return {
+        content: null,
+        problems: { form: { key: "content.tooManyLinks", params: { max: why.max ?? 0, count: why.count ?? 0 } } },
+      };
+    const path = issue?.path.join(".") ?? "";
     return { content: null, problems: { form: { key: "content.invalid", params: { path } } } };
   }
   return { content: parsed.data, problems: null };
