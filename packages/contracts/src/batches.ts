@@ -193,7 +193,8 @@ const senderId = senderIdText();
 const linkBaseUrl = z
   .url({ protocol: /^https?$/ })
   .max(100)
-  .optional();
+  .optional()
+  .describe("Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced");
 
 export const smsContent = z
   .object({

@@ -1490,6 +1490,11 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
                             product: 2000;
@@ -1650,6 +1655,11 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
                         };
@@ -2098,6 +2108,11 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
                             product: 2000;
@@ -2258,6 +2273,11 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
                         };
@@ -2277,6 +2297,11 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
                             product: 2000;
@@ -2437,6 +2462,11 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
+                            linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
                         };
