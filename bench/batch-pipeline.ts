@@ -2,6 +2,7 @@
 //   npm run bench:batch                     1,000,000-number ingest, 100,000-message dispatch, Kannel beside it
 //   npm run bench:batch -- --ingest 200000 --dispatch 20000 --no-kannel --profile
 //   npm run bench:batch -- --ingest 0 --no-kannel --dlr-delay-ms 2000   receipts 2 s after the submit answer
+//   npm run bench:batch -- --ingest 200000 --dispatch 0 --no-kannel --variables   a personalised file (2 columns)
 //
 // 1. Ingest: a CSV of N numbers is uploaded to the real API (POST /batch/submit/file, the customer's session) and
 //    read by the real ingest worker: numbers normalised, sorted, priced, written, charged in one transaction.
@@ -34,6 +35,12 @@ const KANNEL = !process.argv.includes("--no-kannel") && DISPATCH_N > 0;
 const PROFILE = process.argv.includes("--profile");
 /** Delay between a submit_sm_resp and its receipt at the simulator (our side only: Kannel's run.sh has 0). */
 const DLR_DELAY_MS = arg("dlr-delay-ms", 0);
+/**
+ * --variables: a personalised campaign (docs/batches.md): the file has two more columns (name, code) and the text
+ * uses both, so each row is filled, counted and priced on its own and keeps its values.
+ */
+const VARIABLES = process.argv.includes("--variables");
+const TEXT = VARIABLES ? "Hello {{name}}, your code is {{code}}" : "Benchmark message";
 
 /**
  * N distinct valid numbers: US +1 201 2xx xxxx for 90 %, CN mobiles +86 138 xxxx xxxx for 10 % (two prices), and
@@ -43,17 +50,18 @@ async function writeNumberFile(file: string, n: number): Promise<{ valid: number
   const out = createWriteStream(file);
   const write = (s: string) =>
     out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once("drain", () => r()));
-  await write("phone\n");
+  await write(VARIABLES ? "phone,name,code\n" : "phone\n");
   let valid = 0;
   let chunk = "";
   for (let i = 0; i < n; i++) {
-    if (i % 1000 === 999) chunk += "12345\n";
-    else if (i % 1000 === 998 && i > 0) chunk += "+12012000000\n";
+    const cells = VARIABLES ? `,Name${i},${(i * 7919) % 1_000_000}\n` : "\n";
+    if (i % 1000 === 999) chunk += `12345${cells}`;
+    else if (i % 1000 === 998 && i > 0) chunk += `+12012000000${cells}`;
     else if (i % 10 === 9) {
-      chunk += `+86138${String(i).padStart(8, "0")}\n`;
+      chunk += `+86138${String(i).padStart(8, "0")}${cells}`;
       valid++;
     } else {
-      chunk += `+1201${200 + Math.floor(i / 10_000)}${String(i % 10_000).padStart(4, "0")}\n`;
+      chunk += `+1201${200 + Math.floor(i / 10_000)}${String(i % 10_000).padStart(4, "0")}${cells}`;
       valid++;
     }
     if (chunk.length > 64_000) {
@@ -167,7 +175,7 @@ async function main() {
     const submitFile = (file: string, scheduledAt?: Date) =>
       platform.submitFile(file, {
         productId: product.id,
-        content: { product: ProductCode.SMS, text: "Benchmark message" },
+        content: { product: ProductCode.SMS, text: TEXT },
         ...(scheduledAt ? { scheduledAt } : {}),
       });
 
@@ -207,13 +215,13 @@ async function main() {
       const db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();
       await db.query(
-        `COPY (SELECT "batchId", phone, "countryCode", "channelId", segments, price FROM recipients
+        `COPY (SELECT "batchId", phone, "countryCode", "channelId", segments, price, vars FROM recipients
                        WHERE "batchId" = $1) TO '${copyFile}' CSV`.replace("$1", batch.id.toString()),
       );
       await db.query(`CREATE TABLE copy_reference (LIKE recipients INCLUDING ALL)`);
       const c0 = performance.now();
       await db.query(
-        `COPY copy_reference ("batchId", phone, "countryCode", "channelId", segments, price) FROM '${copyFile}' CSV`,
+        `COPY copy_reference ("batchId", phone, "countryCode", "channelId", segments, price, vars) FROM '${copyFile}' CSV`,
       );
       const copyS = (performance.now() - c0) / 1000;
       await db.query("DROP TABLE copy_reference");

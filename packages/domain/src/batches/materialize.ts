@@ -247,17 +247,23 @@ class RecipientWriter {
     // beyond the BIGINT columns reaches a statement (prices set before their bound could make one).
     if (this.cost > MAX_BALANCE_UNITS) throw await unaffordable(this.tx, this.pricing.ask.customerId);
     if (rows.phones.length > 0 && personal) {
+      // Every column as one text (NULL prices as empty fields), the values as one JSON array: parsed once by the
+      // server and zipped row by row (ROWS FROM), not 10,000 array elements quoted one by one.
+      const nullable = (list: Array<bigint | null>) => list.map((p) => p?.toString() ?? "").join(",");
       await this.tx.$executeRaw`
         INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
                                 "fallbackPrice", vars)
         SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[r.k], (${served.channelIds}::int[])[r.k],
-               r.s, r.pr, r.pp, r.fp, r.v::jsonb
-        FROM unnest(string_to_array(${rows.phones.join(",")}, ','), string_to_array(${rows.country.join(",")}, ',')::int[],
-                    string_to_array(${own.segments.join(",")}, ',')::smallint[],
-                    string_to_array(${own.prices.join(",")}, ',')::bigint[],
-                    ${ownFallback.primary.map((p) => p?.toString() ?? null)}::bigint[],
-                    ${ownFallback.fallback.map((p) => p?.toString() ?? null)}::bigint[], ${own.vars}::text[])
-          AS r(p, k, s, pr, pp, fp, v)`;
+               r.s, r.pr, r.pp, r.fp, r.v
+        FROM ROWS FROM (
+          unnest(string_to_array(${rows.phones.join(",")}, ',')),
+          unnest(string_to_array(${rows.country.join(",")}, ',')::int[]),
+          unnest(string_to_array(${own.segments.join(",")}, ',')::smallint[]),
+          unnest(string_to_array(${own.prices.join(",")}, ',')::bigint[]),
+          unnest(string_to_array(${nullable(ownFallback.primary)}, ',', '')::bigint[]),
+          unnest(string_to_array(${nullable(ownFallback.fallback)}, ',', '')::bigint[]),
+          jsonb_array_elements(${`[${own.vars.join(",")}]`}::jsonb)
+        ) AS r(p, k, s, pr, pp, fp, v)`;
       this.valid += rows.phones.length;
     } else if (rows.phones.length > 0) {
       await this.tx.$executeRaw`
