@@ -178,6 +178,22 @@ describe("sender ids through the developer API", () => {
       (await client(sender).POST("/v1/sender-ids/{id}/withdraw", { params: { path: { id: row.id } } })).response.status,
     ).toBe(403);
 
+    // the list by cursor: two more, read two at a time, every one once, newest first
+    for (const senderId of ["ACME2", "ACME3"]) {
+      expect((await sb.POST("/v1/sender-ids", { body: { senderId, countryCode: null } })).response.status).toBe(200);
+    }
+    const first = await sb.GET("/v1/sender-ids", { params: { query: { pageSize: 2 } } });
+    expect(first.data?.data).toMatchObject({ total: 3, nextCursor: expect.any(String) });
+    const rest = await sb.GET("/v1/sender-ids", {
+      params: { query: { pageSize: 2, cursor: first.data?.data.nextCursor ?? undefined } },
+    });
+    expect(rest.data?.data.nextCursor).toBeNull();
+    const walked = [...(first.data?.data.list ?? []), ...(rest.data?.data.list ?? [])].map((r) => r.senderId);
+    expect(walked).toEqual(["ACME3", "ACME2", "ACME"]);
+    for (const r of rest.data?.data.list.concat(first.data?.data.list ?? []) ?? []) {
+      if (r.id !== row.id) await sb.POST("/v1/sender-ids/{id}/withdraw", { params: { path: { id: r.id } } });
+    }
+
     const withdrawn = await sb.POST("/v1/sender-ids/{id}/withdraw", { params: { path: { id: row.id } } });
     expect(withdrawn.response.status).toBe(200);
     expect(withdrawn.data?.data).toEqual({ id: row.id });

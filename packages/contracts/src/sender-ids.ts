@@ -2,7 +2,7 @@
 // an admin approves or rejects it with a reason, and may revoke it later. An SMS batch may carry only a sender id
 // approved for every country of its numbers, or none (the channel's default). Decisions: docs/sender-ids.md.
 import { z } from "zod";
-import { codeIn, id, paging, text, timeRange } from "./common";
+import { codeIn, cursorParam, id, paging, text, timeRange, withNextCursor } from "./common";
 
 /** 1 requested (waiting for review), 2 approved, 3 rejected, 4 revoked (was approved, withdrawn by an admin). */
 export const SenderIdStatus = { REQUESTED: 1, APPROVED: 2, REJECTED: 3, REVOKED: 4 } as const;
@@ -154,7 +154,13 @@ export type SenderIdRevokeBody = SenderIdRejectBody;
 
 // ---------------------------------------------------------------- developer API
 
-/** GET /v1/sender-ids: the key's customer's ids, every status unless one is asked for. */
+/** The developer API answers at most this many sender ids a page (a customer has few: the default is all). */
+export const SENDER_IDS_V1_MAX = 1000;
+
+/**
+ * GET /v1/sender-ids: the key's customer's ids, every status unless one is asked for; newest first, by cursor
+ * (pageSize, default and at most SENDER_IDS_V1_MAX, and the answer's nextCursor).
+ */
 export const v1SenderIdQuery = z.object({
   status: codeIn(SENDER_ID_STATUSES).optional(),
   countryCode: z
@@ -163,6 +169,8 @@ export const v1SenderIdQuery = z.object({
     .toUpperCase()
     .regex(/^[A-Z]{2}$/)
     .optional(),
+  pageSize: z.coerce.number().int().min(1).max(SENDER_IDS_V1_MAX).default(SENDER_IDS_V1_MAX),
+  ...cursorParam,
 });
 export type V1SenderIdQuery = z.infer<typeof v1SenderIdQuery>;
 
@@ -178,5 +186,5 @@ export const v1SenderId = z.object({
   reviewedAt: z.string().nullable(),
 });
 export type V1SenderId = z.infer<typeof v1SenderId>;
-export const v1SenderIdList = z.object({ list: z.array(v1SenderId), total: z.number().int() });
+export const v1SenderIdList = withNextCursor(z.object({ list: z.array(v1SenderId), total: z.number().int() }));
 export type V1SenderIdList = z.infer<typeof v1SenderIdList>;

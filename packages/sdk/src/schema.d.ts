@@ -445,6 +445,7 @@ export interface paths {
                                     duplicateCount: number;
                                     notServedCount: number;
                                     optOutCount?: number;
+                                    unfilledCount?: number;
                                     sentCount: number;
                                     successCount: number;
                                     failedCount: number;
@@ -663,6 +664,7 @@ export interface paths {
                                 duplicateCount: number;
                                 notServedCount: number;
                                 optOutCount?: number;
+                                unfilledCount?: number;
                                 sentCount: number;
                                 successCount: number;
                                 failedCount: number;
@@ -880,6 +882,7 @@ export interface paths {
                                 duplicateCount: number;
                                 notServedCount: number;
                                 optOutCount?: number;
+                                unfilledCount?: number;
                                 sentCount: number;
                                 successCount: number;
                                 failedCount: number;
@@ -1302,6 +1305,7 @@ export interface paths {
                                 duplicateCount: number;
                                 notServedCount: number;
                                 optOutCount?: number;
+                                unfilledCount?: number;
                                 sentCount: number;
                                 successCount: number;
                                 failedCount: number;
@@ -1490,10 +1494,7 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -1655,10 +1656,7 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
@@ -1705,6 +1703,7 @@ export interface paths {
                                     duplicateCount: number;
                                     notServedCount: number;
                                     optOutCount?: number;
+                                    unfilledCount?: number;
                                     sentCount: number;
                                     successCount: number;
                                     failedCount: number;
@@ -2108,10 +2107,7 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -2273,10 +2269,7 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
@@ -2297,10 +2290,7 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -2462,10 +2452,7 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /**
-                             * Format: uri
-                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
-                             */
+                            /** Format: uri */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
@@ -2515,6 +2502,7 @@ export interface paths {
                                     duplicateCount: number;
                                     notServedCount: number;
                                     optOutCount?: number;
+                                    unfilledCount?: number;
                                     sentCount: number;
                                     successCount: number;
                                     failedCount: number;
@@ -2938,6 +2926,7 @@ export interface paths {
                                     duplicateCount: number;
                                     notServedCount: number;
                                     optOutCount?: number;
+                                    unfilledCount?: number;
                                     sentCount: number;
                                     successCount: number;
                                     failedCount: number;
@@ -3989,7 +3978,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The customer's sender IDs (at most 1000), newest first; an SMS may carry only one approved (status 2) for its number's country
+         * The customer's sender IDs, newest first (pages of up to 1000 by cursor); an SMS may carry only one approved (status 2) for its number's country
          * @description Authenticate with `Authorization: Bearer sk_...` or `X-Api-Key: sk_...`; the /v1 rate limit applies. Filter by status (1 requested, 2 approved, 3 rejected, 4 revoked) and countryCode (the country's own ids and those for every country, countryCode null).
          */
         get: {
@@ -3997,6 +3986,8 @@ export interface paths {
                 query?: {
                     status?: 1 | 2 | 3 | 4;
                     countryCode?: string;
+                    pageSize?: number;
+                    cursor?: string;
                 };
                 header?: {
                     /** @description Language of the answer's `message` and translated fields: zh or en (also zh-*, en-*); without it, Accept-Language when it starts with en, else zh. */
@@ -4029,6 +4020,7 @@ export interface paths {
                                     reviewedAt: string | null;
                                 }[];
                                 total: number;
+                                nextCursor: string | null;
                             };
                         };
                     };

@@ -1,6 +1,7 @@
 // Sender ID routes (who may call what: docs/sender-ids.md): customers request, list and withdraw their own; staff
 // list those in their scope; admins approve, reject and revoke; the developer API lists the key's customer's.
 import {
+  SENDER_IDS_V1_MAX,
   senderIdIdBody,
   senderIdList,
   senderIdListQuery,
@@ -25,7 +26,6 @@ import {
   listOwnSenderIdsV1,
   listSenderIds,
   requestSenderId,
-  SENDER_IDS_V1_MAX,
   toV1,
   withdrawSenderId,
 } from "./sender-ids.service";
@@ -145,7 +145,7 @@ export const senderIdRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["developer API"],
         security,
-        summary: `The customer's sender IDs (at most ${SENDER_IDS_V1_MAX}), newest first; an SMS may carry only one approved (status 2) for its number's country`,
+        summary: `The customer's sender IDs, newest first (pages of up to ${SENDER_IDS_V1_MAX} by cursor); an SMS may carry only one approved (status 2) for its number's country`,
         description:
           "Authenticate with `Authorization: Bearer sk_...` or `X-Api-Key: sk_...`; the /v1 rate limit applies. " +
           "Filter by status (1 requested, 2 approved, 3 rejected, 4 revoked) and countryCode (the country's own ids and " +

@@ -16,6 +16,7 @@ import {
   type V1SenderIdQuery,
 } from "@switchboard/contracts";
 import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
+import { cursorPage, type SortKey } from "../../lib/cursor";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { containing, createdBetween, pageArgs } from "../../lib/listing";
 import { managedCustomersWhere, tenantWhere } from "../../lib/scope";
@@ -106,21 +107,29 @@ export async function listSenderIds(db: Db, p: Principal, q: SenderIdListQuery):
   return { list: rows.map((r) => toRow(r, p)), total };
 }
 
-/** GET /v1/sender-ids: the key's customer's ids (a customer has few; no paging), newest first. */
+/** Newest first; the cursor's keys (lib/cursor.ts). */
+const V1_ORDER: readonly SortKey[] = [
+  { field: "createdAt", dir: "desc", kind: "date" },
+  { field: "id", dir: "desc", kind: "int" },
+];
+
+/**
+ * GET /v1/sender-ids: the key's customer's ids, newest first, a page by cursor (a customer has few: the default
+ * page holds SENDER_IDS_V1_MAX, so most answers are the whole list with nextCursor null).
+ */
 export async function listOwnSenderIdsV1(db: Db, p: Principal, q: V1SenderIdQuery): Promise<V1SenderIdList> {
-  const rows = await db.senderId.findMany({
-    // A country's ids include those for every country (countryCode null), which cover it too.
-    where: {
-      userId: p.userId,
-      status: q.status,
-      ...(q.countryCode ? { OR: [{ countryCode: q.countryCode }, { countryCode: null }] } : {}),
-    },
-    select: rowSelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: SENDER_IDS_V1_MAX,
-  });
-  const list = rows.map((r) => toV1(toRow(r, p)));
-  return { list, total: list.length };
+  // A country's ids include those for every country (countryCode null), which cover it too.
+  const where: Prisma.SenderIdWhereInput = {
+    userId: p.userId,
+    status: q.status,
+    ...(q.countryCode ? { OR: [{ countryCode: q.countryCode }, { countryCode: null }] } : {}),
+  };
+  const page = cursorPage(V1_ORDER, { page: 1, pageSize: q.pageSize, cursor: q.cursor });
+  const [rows, total] = await Promise.all([
+    db.senderId.findMany({ ...page.args(where), select: rowSelect }),
+    db.senderId.count({ where }),
+  ]);
+  return { list: rows.map((r) => toV1(toRow(r, p))), total, nextCursor: page.next(rows) };
 }
 
 /** A row as the developer API answers it (the customer's own: no reviewer, no customer name). */
@@ -136,9 +145,6 @@ export function toV1(row: SenderIdRow): V1SenderId {
     reviewedAt: row.reviewedAt,
   };
 }
-
-/** The developer API answers at most this many (a customer with more filters by status or country). */
-export const SENDER_IDS_V1_MAX = 1000;
 
 // ---------------------------------------------------------------- customer
 
