@@ -119,6 +119,14 @@ describe("GET /l/:code", () => {
     expect(two.id).not.toBe(one.id);
   });
 
+  it("is rate-limited per client address: a prober gets 429 after 120 a minute, others are not held", async () => {
+    const probe = (remoteAddress: string) =>
+      t.app.inject({ method: "GET", url: `/l/${"Z".repeat(LINK_CODE_LENGTH)}`, remoteAddress });
+    for (let i = 0; i < 120; i++) expect((await probe("10.9.9.9")).statusCode).toBe(404);
+    expect((await probe("10.9.9.9")).statusCode).toBe(429);
+    expect((await probe("10.9.9.10")).statusCode).toBe(404);
+  });
+
   it("needs no session and is documented in the OpenAPI document as public", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/docs/json" })).json() as {
       paths: Record<string, { get?: { security?: unknown[]; tags?: string[] } }>;
