@@ -1494,7 +1494,10 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -1656,7 +1659,10 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
@@ -2107,7 +2113,10 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -2269,7 +2278,10 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
@@ -2290,7 +2302,10 @@ export interface paths {
                             product: 3000;
                             text: string;
                             senderId?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                         } | {
                             /** @enum {number} */
@@ -2452,7 +2467,10 @@ export interface paths {
                                 })[];
                             };
                             fallbackText?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Set by the platform when the content has tracked links ({{link:...}}); a value sent is replaced
+                             */
                             linkBaseUrl?: string;
                             fallbackAfterSeconds?: number;
                             ttlSeconds?: number;
