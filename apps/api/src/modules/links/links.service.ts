@@ -1,8 +1,7 @@
 // Tracked links (docs/batches.md, "Tracked links"): a click on a short link, and a batch's figures per link.
-import type { BatchLinkStats } from "@switchboard/contracts";
+import { type BatchContent, type BatchLinkStats, batchContent } from "@switchboard/contracts";
 import { batchLinks } from "@switchboard/contracts/links";
 import type { Db } from "@switchboard/db";
-import { storedContent } from "@switchboard/domain/batches/batch-row";
 import { decodeLinkCode, type LinkSettings } from "@switchboard/domain/links";
 
 /** The user agent is kept only this long (enough to tell a browser from a link previewer); no IP at all. */
@@ -27,7 +26,9 @@ export async function followLink(
     WHERE r.id = ${ref.recipientId}`;
   const row = rows[0];
   if (!row) return null;
-  const target = batchLinks(storedContent(row.content as never))[ref.linkIndex];
+  // A stored content that no longer reads (written by hand, an old shape) has no links to lead to: 404, not 500.
+  const content = batchContent.safeParse(row.content);
+  const target = content.success ? batchLinks(content.data)[ref.linkIndex] : undefined;
   if (target === undefined) return null;
   // Written before the redirect is answered: one indexed insert (a millisecond), and a click answered is a click
   // counted, with nothing in memory to lose on a restart.
@@ -51,7 +52,7 @@ const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((
  */
 export async function linkStatsOf(
   db: Db,
-  batch: { id: bigint; content: ReturnType<typeof storedContent>; successCount: number },
+  batch: { id: bigint; content: BatchContent; successCount: number },
 ): Promise<BatchLinkStats | null> {
   const links = batchLinks(batch.content);
   if (links.length === 0) return null;
