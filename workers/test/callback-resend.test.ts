@@ -83,4 +83,45 @@ describe("callback attempts and resends", () => {
       await receiver.close();
     }
   }, 60_000);
+
+  it("resends a batch_status event as the change it told, not the batch as it is now", async () => {
+    const receiver = await callbackReceiver();
+    try {
+      const customer = await createCustomer(prisma, { notifyUrl: receiver.url, secretKeyHash: secretKeyHash("sk_st") });
+      const { batchId } = await createPendingBatch(prisma, customer, null, phoneNumbers(1), {
+        status: BatchStatus.SENDING,
+      });
+      const at = "2026-11-26T10:00:00.000Z";
+      await harness.deps.queues.callbacks([
+        {
+          userId: customer.id,
+          batchId,
+          event: "batch_status",
+          statusChange: { from: BatchStatus.PENDING_SEND, to: BatchStatus.SENDING, at },
+        },
+      ]);
+      await waitFor("batch_status delivered", async () => receiver.requests.find((r) => r.event === "batch_status"));
+      // The batch moves on; a resend still tells 20 -> 21 at its time.
+      await prisma.messageBatch.update({ where: { id: BigInt(batchId) }, data: { status: BatchStatus.SEND_FINISHED } });
+      const event = await prisma.notifyEvent.findFirstOrThrow({ where: { userId: customer.id } });
+      expect(event).toMatchObject({ fromStatus: 20, toStatus: 21, changedAt: new Date(at) });
+      const resend = callbackResendJob(event);
+      await harness.deps.queues.queue(QUEUE.callback).add(resend.name, resend.data, resend.opts);
+      await waitFor("the resend delivered", async () => (receiver.requests.length >= 2 ? true : undefined));
+      const [first, again] = receiver.requests;
+      expect(again?.body.eventId).toBe(first?.body.eventId);
+      for (const r of [first, again]) {
+        expect(r?.body.data).toMatchObject({
+          batchId,
+          change: "sending",
+          previousStatus: 20,
+          status: 21,
+          changedAt: at,
+        });
+      }
+      expect(receiver.invalid).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 });
