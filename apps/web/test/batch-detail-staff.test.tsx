@@ -171,6 +171,20 @@ describe("batch detail: tracked links", () => {
     }
   });
 
+  it("counts the content's segments with its links as the short links sent", async () => {
+    const text = `${"a".repeat(120)}{{link:https://shop.example/a-long-campaign-path?utm_source=sms}}`;
+    mockFetch({
+      "/website/config": websiteConfig,
+      "GET /batch/detail": {
+        body: envelope(batchDetail({ links, content: { product: 3000, text, linkBaseUrl: "https://sb.example" } })),
+      },
+      "GET /batch/recipients": { body: envelope({ list: [], total: 0 }) },
+    });
+    renderInApp(<BatchDetailView batchId="42" staff={false} />);
+    // 120 characters and a short link of 18 + 3 + 19: one segment of 160, whatever the target's own length.
+    expect(await screen.findByTestId("preview-meta")).toHaveTextContent("1 条短信 · 160 字符");
+  });
+
   it("has no links card without links", async () => {
     mockFetch({
       "/website/config": websiteConfig,

@@ -1,6 +1,6 @@
 import type { BatchContent, RcsContent, SmsContent, WsContent } from "@switchboard/contracts";
 import { ProductCode } from "@switchboard/contracts/codes";
-import { countSegments } from "@switchboard/contracts/sms-segments";
+import { countSegmentsWithLinks, linkLengthOf } from "@switchboard/contracts/links";
 import { Button, Card, Image, Space, Tag, Typography } from "antd";
 import type { CSSProperties, ReactNode } from "react";
 import { messages } from "../messages";
@@ -44,7 +44,8 @@ function Frame({ header, children, footer }: { header: ReactNode; children: Reac
 
 function SmsPreview({ content, senderId }: { content: SmsContent; senderId: string | null }) {
   const t = messages.useT();
-  const count = countSegments(content.text);
+  // Tracked links counted as the short links the recipients got, as the batch was priced.
+  const count = countSegmentsWithLinks(content.text, linkLengthOf(content));
   const sender = content.senderId ?? senderId;
   return (
     <Frame
