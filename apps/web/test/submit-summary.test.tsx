@@ -122,6 +122,37 @@ describe("pre-submit summary", () => {
     expect(screen.queryByText("SMS fallback price")).toBeNull();
   });
 
+  it("a personalised file: its variables, the largest and total units once filled, and the rows missing a value", async () => {
+    storage.setLang("en");
+    show(
+      result({
+        variables: ["Name", "Code"],
+        segmentsMax: 2,
+        segmentsTotal: 12_345,
+        unfilled: 1,
+        rejected: [{ raw: "+12025550181", reason: RejectReason.MISSING_VARIABLE }],
+        invalid: 0,
+        duplicate: 0,
+      }),
+    );
+    expect(await screen.findByTestId("summary-variables")).toHaveTextContent("{{Name}}{{Code}}");
+    expect(screen.getByTestId("summary-segments-filled")).toHaveTextContent("2 / 12,345");
+    expect(screen.getByTestId("summary-unfilled")).toHaveTextContent("1");
+    expect(screen.getAllByTestId("rejected-reason")[0]).toHaveTextContent("A column the content uses is empty");
+  });
+
+  it("says the same in Chinese, and shows no variables for numbers without a file", async () => {
+    storage.setLang("zh");
+    show(result({ variables: ["Name"], segmentsMax: 1, segmentsTotal: 2, unfilled: 0 }));
+    expect(await screen.findByText("文件中的变量")).toBeTruthy();
+    expect(screen.getByText("填入变量后计费条数（最大 / 合计）")).toBeTruthy();
+    expect(screen.queryByTestId("summary-unfilled")).toBeNull();
+    // A second summary, of numbers typed in: its units, but no variables row (the first summary's stays alone).
+    show(result({ variables: [], segmentsMax: 1, segmentsTotal: 2 }));
+    expect(await screen.findAllByTestId("summary-segments-filled")).toHaveLength(2);
+    expect(screen.getAllByTestId("summary-variables")).toHaveLength(1);
+  });
+
   it("shows no list when every number was taken", async () => {
     storage.setLang("en");
     show(result({ invalid: 0, duplicate: 0, rejected: [] }));

@@ -464,6 +464,8 @@ const REJECT_REASON_NAMES: Record<number, string> = {
   3: "country_not_served",
   4: "whatsapp_window_closed",
   5: "opted_out",
+  6: "missing_variable",
+  7: "filled_text_too_long",
 };
 
 export async function exportRejected(db: Db, p: Principal, batchId: string): Promise<CsvExport> {

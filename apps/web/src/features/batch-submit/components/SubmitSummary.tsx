@@ -5,12 +5,17 @@ import { formatMoney, formatNumber, formatPrice } from "../../../lib/format";
 import { useOptionalSession } from "../../auth/context/session-context";
 import { messages } from "../messages";
 
-const REJECT_KEYS = { [RejectReason.INVALID]: "reject.1", [RejectReason.DUPLICATE]: "reject.2" } as const;
+const REJECT_KEYS = {
+  [RejectReason.INVALID]: "reject.1",
+  [RejectReason.DUPLICATE]: "reject.2",
+  [RejectReason.MISSING_VARIABLE]: "reject.6",
+  [RejectReason.FILLED_TOO_LONG]: "reject.7",
+} as const;
 
 /** The inputs the check refused (the caller's own, at most the contract's sample) and why, translated. */
 function RejectedNumbers({ result }: { result: SubmitPreResult }) {
   const t = messages.useT();
-  const total = result.invalid + result.duplicate;
+  const total = result.invalid + result.duplicate + (result.unfilled ?? 0);
   if (result.rejected.length === 0) return null;
   const reason = (code: number) =>
     code in REJECT_KEYS ? t(REJECT_KEYS[code as keyof typeof REJECT_KEYS]) : t("reject.unknown", { code });
@@ -97,6 +102,44 @@ export function SubmitSummary({ result }: { result: SubmitPreResult }) {
             label: t("summary.segments"),
             children: encoding ? `${formatNumber(result.segments)} · ${encoding}` : formatNumber(result.segments),
           },
+          // Personalised campaigns: what the file offers to fill, and what the filled messages come to.
+          ...(result.variables !== undefined && result.variables.length > 0
+            ? [
+                {
+                  key: "variables",
+                  label: t("summary.variables"),
+                  children: (
+                    <span data-testid="summary-variables" title={t("summary.variablesHint")}>
+                      {result.variables.map((v) => (
+                        <Tag key={v}>{`{{${v}}}`}</Tag>
+                      ))}
+                    </span>
+                  ),
+                },
+              ]
+            : []),
+          ...(result.segmentsMax !== undefined && result.segmentsTotal !== undefined && result.valid > 0
+            ? [
+                {
+                  key: "segmentsFilled",
+                  label: t("summary.segmentsFilled"),
+                  children: (
+                    <span data-testid="summary-segments-filled">
+                      {`${formatNumber(result.segmentsMax)} / ${formatNumber(result.segmentsTotal)}`}
+                    </span>
+                  ),
+                },
+              ]
+            : []),
+          ...((result.unfilled ?? 0) > 0
+            ? [
+                {
+                  key: "unfilled",
+                  label: t("summary.unfilled"),
+                  children: <span data-testid="summary-unfilled">{formatNumber(result.unfilled ?? 0)}</span>,
+                },
+              ]
+            : []),
           {
             key: "cost",
             label: t("summary.totalCost"),
