@@ -29,6 +29,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../apps/api/src/app";
 import { signIn } from "../../apps/api/test/helpers";
+import { ingestBatch } from "../src/jobs/ingest-batch";
 import {
   type Customer,
   callbackReceiver,
@@ -313,6 +314,33 @@ describe("the webhook catalogue, end to end", () => {
           statusChange: { from: 20, to: 21, at: at.toISOString() },
         },
       ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("tells a file refused while it is read (11 -> 13) as a rejection with the file's reason", async () => {
+    const receiver = await callbackReceiver();
+    try {
+      const { customer } = await developer(receiver.url);
+      const batch = await smsBatch(customer, phoneNumbers(2), { status: BatchStatus.UNDER_REVIEW });
+      // Its upload is gone from storage: the ingest refuses the batch (batch.ingest_file_missing).
+      await prisma.messageBatch.update({
+        where: { id: BigInt(batch.batchId) },
+        data: { filePath: `missing/${uniqueName("f")}.csv` },
+      });
+      expect(await ingestBatch(h.deps, { batchId: batch.batchId })).toBe("refused");
+      const told = await waitFor("the refusal told", async () =>
+        receiver.requests.find((r) => r.event === "batch_status"),
+      );
+      expect(told.body.data).toMatchObject({
+        batchId: batch.batchId,
+        change: "review_rejected",
+        previousStatus: BatchStatus.UNDER_REVIEW,
+        status: BatchStatus.REVIEW_REJECTED,
+        reason: expect.any(String),
+      });
+      expect(receiver.invalid).toEqual([]);
     } finally {
       await receiver.close();
     }
