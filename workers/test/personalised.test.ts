@@ -15,7 +15,7 @@ import { type App, buildApp } from "../../apps/api/src/app";
 import { multipart } from "../../apps/api/test/accounts";
 import { signIn } from "../../apps/api/test/helpers";
 import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
-import { type Harness, phoneNumbers, startHarness, testConfig, waitSettled } from "./helpers";
+import { type Harness, phoneNumbers, startHarness, testConfig, waitFor, waitSettled } from "./helpers";
 
 let db: ThrowawayDatabase;
 let prisma: PrismaClient;
@@ -208,5 +208,53 @@ describe("personalised campaign: a 10,000-row CSV with two variables", () => {
     expect(direct.statusCode).toBe(400);
     expect(direct.json().message).toContain("{{nickname}}");
     expect(await prisma.messageBatch.count({ where: { content: { path: ["text"], equals: text } } })).toBe(0);
+  });
+});
+
+describe("personalised RCS with an SMS fallback text", () => {
+  it("fills card and fallback per row, prices each row by the larger of RCS and its own fallback's segments", async () => {
+    const long = "x".repeat(600);
+    const rows = [
+      ["+12025550181", "Li", "short"],
+      ["+12025550182", "Wu", long],
+    ];
+    const csv = `mobile,name,note\n${rows.map((r) => r.join(",")).join("\n")}\n`;
+    const content = {
+      product: 1000,
+      body: { type: "card", title: "Hello {{name}}", description: "For {{name}}", suggestions: [] },
+      fallbackText: "Hi {{name}}: {{note}}",
+    };
+    const form = multipart(
+      {
+        productCode: "1000",
+        taskType: "2",
+        content: JSON.stringify(content),
+        // Made now, sent tomorrow: the prices are what is looked at.
+        scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+      [{ name: "rcs.csv", data: Buffer.from(csv), field: "file" }],
+      "file",
+    );
+    const res = await api.inject({
+      method: "POST",
+      url: "/batch/submit/file",
+      headers: { authorization: `Bearer ${token}`, "content-type": form.contentType, lang: "en" },
+      payload: form.payload,
+    });
+    expect(res.json().code, res.body).toBe(0);
+    const batchId = BigInt(res.json().data.batch.id as string);
+    const batch = await waitFor("the ingest", async () => {
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
+      return b.filePath === null ? b : undefined;
+    });
+    const recipients = await prisma.recipient.findMany({ where: { batchId }, orderBy: { id: "asc" } });
+    // US: RCS 300 a message, SMS 80 a segment; the long note makes its fallback 5 segments (400).
+    const fallbackSegments = countSegments(`Hi Wu: ${long}`).segments;
+    expect(recipients.map((r) => [r.phone, r.segments, r.primaryPrice, r.fallbackPrice, r.price])).toEqual([
+      ["+12025550181", 1, 300n, 80n, 300n],
+      ["+12025550182", 1, 300n, 80n * BigInt(fallbackSegments), 80n * BigInt(fallbackSegments)],
+    ]);
+    expect(recipients[1]?.vars).toEqual({ name: "Wu", note: long });
+    expect(batch.cost).toBe(recipients.reduce((sum, r) => sum + r.price, 0n));
   });
 });
