@@ -11,7 +11,8 @@
 // The partitioned tables are also measured with a pruning hint (the batch's id range, a lower bound on the ids a
 // receipt may match) to see what the planner saves when it can skip partitions.
 //
-//   npm run bench:partitioning [-- --rows 10000000 --batches 2000 --partitions 10,50 --keep]
+//   npm run bench:partitioning [-- --rows 10000000 --batches 2000 --partitions 10,50 --by-id --keep]
+//   (the shipped shape, one partition holding the rows and partitions ahead: --partitions 1)
 //
 // It creates its own database (bench_partitioning_*) and drops it at the end unless --keep.
 import { randomBytes } from "node:crypto";
@@ -247,11 +248,11 @@ async function measure(db: pg.Client, t: Table, hint: boolean): Promise<Record<s
            SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS v(message_id, idx)
          ), found AS (
            SELECT v.idx, f.* FROM v CROSS JOIN LATERAL (
-             SELECT r.id, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM ${T} r
+             SELECT r.id, r.tableoid AS toid, r.ctid AS tid, r."channelId", r."sentAt", r."receiveResult" FROM ${T} r
              WHERE r."providerMessageId" = v.message_id ${receiptHint ? "AND r.id >= $2::bigint" : ""} OFFSET 0
            ) f
          ), hit AS (
-           SELECT DISTINCT ON (idx) idx, id, tid, "sentAt" FROM found
+           SELECT DISTINCT ON (idx) idx, id, toid, tid, "sentAt" FROM found
            WHERE "channelId" IN (1, 2, 3, 4) AND "sentAt" > now() - interval '7 days' AND "receiveResult" = 0
            ORDER BY idx, id DESC
          ), u AS (
@@ -286,8 +287,8 @@ async function measure(db: pg.Client, t: Table, hint: boolean): Promise<Record<s
           `WITH o AS (
              SELECT * FROM unnest($1::bigint[]) AS o(id)
            ), t AS (
-             SELECT o.*, p.tid FROM o CROSS JOIN LATERAL (
-               SELECT r.ctid AS tid, r."batchId", r."sendResult" FROM ${T} r WHERE r.id = o.id OFFSET 0
+             SELECT o.*, p.toid, p.tid FROM o CROSS JOIN LATERAL (
+               SELECT r.tableoid AS toid, r.ctid AS tid, r."batchId", r."sendResult" FROM ${T} r WHERE r.id = o.id OFFSET 0
              ) p
              WHERE p."batchId" = $2
            ), u AS (
@@ -362,15 +363,18 @@ async function measure(db: pg.Client, t: Table, hint: boolean): Promise<Record<s
 }
 
 /**
- * How the update finds the rows its CTE found. A plain table: by ctid (one heap fetch each), as the workers do. A
- * partitioned one: a ctid repeats in every partition, so by id (a nested loop whose every probe is pruned to one
- * partition at run time). Matching ctid and id together is correct too but runs a TID scan in every partition
- * for every row: 259 ms per 1,000 rows at 50 partitions against 36 ms by id alone (EXPLAIN ANALYZE, 1M rows).
+ * How the update finds the rows its CTE found, as the workers do: by ctid (one heap fetch each, a TID scan), and on
+ * a partitioned table also by the row's partition (a ctid repeats in every partition). The TID scan then runs in
+ * every partition: cheap while a few partitions exist (the shipped 50M-id width keeps the live rows in one), 259 ms
+ * per 1,000 rows at 50 partitions against 36 ms by id alone (`--by-id`: a nested loop whose every probe is pruned
+ * to one partition; EXPLAIN ANALYZE, 1M rows).
  */
+const BY_ID = process.argv.includes("--by-id");
 function updateBy(t: Table, cte = "hit"): string {
-  return t.partitions === 0
-    ? `r.ctid = ANY (ARRAY(SELECT tid FROM ${cte})) AND r.ctid = ${cte}.tid`
-    : `r.id = ${cte}.id`;
+  if (t.partitions === 0) return `r.ctid = ANY (ARRAY(SELECT tid FROM ${cte})) AND r.ctid = ${cte}.tid`;
+  return BY_ID
+    ? `r.id = ${cte}.id`
+    : `r.ctid = ANY (ARRAY(SELECT tid FROM ${cte})) AND r.ctid = ${cte}.tid AND r.tableoid = ${cte}.toid`;
 }
 
 const ROWS_SHOWN: Array<[string, string]> = [
