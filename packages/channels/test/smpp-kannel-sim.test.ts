@@ -17,6 +17,12 @@ import { adapter, closeAfter, closeAll, waitFor } from "./smpp-fixtures";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SOURCE = path.resolve(ROOT, "../shared/bench/kannel");
 const COPY = path.join(ROOT, ".bench-work/kannel-sim-conformance");
+/**
+ * The simulator is the workplace's (next to the checkout, as bench:batch reads it), not the repository's: a
+ * checkout without it skips this file rather than failing, and says so.
+ */
+const SIMULATOR_PRESENT = existsSync(path.join(SOURCE, "smsc-sim.js"));
+if (!SIMULATOR_PRESENT) console.warn(`smpp-kannel-sim: ${SOURCE}/smsc-sim.js not found, conformance tests skipped`);
 
 function simulatorCopy(): string {
   mkdirSync(COPY, { recursive: true });
@@ -100,6 +106,7 @@ async function statsReach(what: string, key: string, atLeast: number): Promise<v
 }
 
 beforeAll(async () => {
+  if (!SIMULATOR_PRESENT) return;
   kannel = await startKannelSim();
   smppPort = kannel.port;
 }, 180_000);
@@ -114,7 +121,7 @@ function receipts(a: ReturnType<typeof adapter>): DeliveryReport[] {
   return got;
 }
 
-describe("our SMPP client against the independent simulator (smsc-sim.js)", () => {
+describe.skipIf(!SIMULATOR_PRESENT)("our SMPP client against the independent simulator (smsc-sim.js)", () => {
   it("binds, submits, and takes the receipt (text and receipted_message_id TLV)", async () => {
     const a = adapter(smppPort);
     const got = receipts(a);
