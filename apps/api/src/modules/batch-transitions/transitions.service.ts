@@ -114,11 +114,12 @@ export async function passReview(
     );
     await transition(tx, id, [BatchStatus.REVIEW_PASSED], BatchStatus.PENDING_SEND, { scheduledAt });
   }, LEDGER_TX_OPTIONS);
-  await enqueueDispatch(deps, id, scheduledAt);
-  // One change for the customer: 12 is passed through in the same transaction.
+  // One change for the customer: 12 is passed through in the same transaction. Told before the dispatch is
+  // queued, so its callback is queued before the sending one.
   await deps.callbacks.batchStatusChanged([
     { batchId: id, from: BatchStatus.UNDER_REVIEW, to: BatchStatus.PENDING_SEND, at: now },
   ]);
+  await enqueueDispatch(deps, id, scheduledAt);
   return batchRowById(deps.prisma, id, lang);
 }
 
