@@ -11,7 +11,7 @@ import {
   startRbmSimulator,
   startSmscSimulator,
 } from "@switchboard/channels/simulators";
-import { BatchStatus, ProductCode, SendResult } from "@switchboard/contracts";
+import { BatchStatus, countSegments, ProductCode, SendResult } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -183,6 +183,74 @@ describe("RCS batch with SMS fallback", () => {
     expect(done.readCount).toBeGreaterThan(5);
     expect(done.readCount).toBeLessThan(45);
     expect(await prisma.channelEvent.count({ where: { channelId: rcsChannelId } })).toBe(0);
+  });
+
+  it("personalised: each card is filled with its recipient's values, each fallback SMS too, with its own segments", async () => {
+    const phones = numbers(8, 2); // 4 not RCS-capable
+    const customer = await createCustomer(prisma);
+    const { productId: smsProductId } = await demoTenant(prisma);
+    await prisma.channelRoute.create({
+      data: {
+        tenantId: customer.tenantId,
+        userId: customer.id,
+        productId: smsProductId,
+        countryCode: "*",
+        channelId: smsChannelId,
+      },
+    });
+    // A long name still fits a card title (200 characters) but makes the fallback SMS two segments.
+    const nameOf = (i: number) => (i % 4 === 3 ? `Long${"o".repeat(150)}${i}` : `Name${i}`);
+    const { batchId } = await createPendingBatch(prisma, customer, rcsChannelId, phones, {
+      content: {
+        product: ProductCode.RCS,
+        body: {
+          type: "card",
+          title: "Hello {{name}}",
+          description: "Order {{order}}",
+          mediaHeight: "MEDIUM",
+          orientation: "VERTICAL",
+          suggestions: [],
+        },
+        fallbackText: "Hi {{name}}, order {{order}} shipped",
+      },
+      prices: () => ({ price: RCS_PRICE, primaryPrice: RCS_PRICE, fallbackPrice: SMS_PRICE }),
+    });
+    // What the ingest of a personalised file keeps per recipient (materialize.ts).
+    for (const [i, phone] of phones.entries()) {
+      await prisma.recipient.updateMany({
+        where: { batchId: BigInt(batchId), phone },
+        data: { vars: { name: nameOf(i), order: `A${i}` } },
+      });
+    }
+    const before = smsSubmits.length;
+    await h.deps.queues.dispatchBatches([batchId]);
+    expect((await waitSettled(prisma, batchId)).status).toBe(BatchStatus.SEND_FINISHED);
+
+    const cards = new Map(
+      rbm
+        .lastBodies()
+        .filter((m) => phones.includes(m.phone) && m.status === 200)
+        .map((m) => [m.phone, (m.body as { contentMessage: { richCard: unknown } }).contentMessage.richCard]),
+    );
+    const sms = new Map<string, string>();
+    for (const s of smsSubmits.slice(before)) {
+      const to = `+${s.destination}`;
+      sms.set(to, (sms.get(to) ?? "") + s.text);
+    }
+    const rows = await prisma.recipient.findMany({ where: { batchId: BigInt(batchId) } });
+    for (const [i, phone] of phones.entries()) {
+      const row = rows.find((r) => r.phone === phone)!;
+      if (phone.endsWith("404")) {
+        const text = `Hi ${nameOf(i)}, order A${i} shipped`;
+        expect(sms.get(phone)).toBe(text);
+        // Moved to SMS with its own filled text's segments (the long name: two).
+        expect(row).toMatchObject({ fallbackFrom: rcsChannelId, segments: countSegments(text).segments });
+      } else {
+        expect(JSON.stringify(cards.get(phone))).toContain(`"title":"Hello ${nameOf(i)}"`);
+        expect(JSON.stringify(cards.get(phone))).toContain(`"description":"Order A${i}"`);
+      }
+    }
+    expect(rows.filter((r) => r.segments === 2).length).toBeGreaterThan(0);
   });
 
   it("5,000 recipients, 30 % not RCS-capable, under 429s, 5xx and an expired token: each reached once, billed exactly", async () => {

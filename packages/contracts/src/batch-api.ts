@@ -38,8 +38,9 @@ export const IDEMPOTENCY_KEY_MAX = 100;
 /** 4: WhatsApp free-form text to a number without an open 24-hour customer-service window (only templates may go). */
 /** 5: on the customer's opt-out list (docs/opt-outs.md): never sent, never charged. */
 /**
- * 6: a personalised batch's row whose cell of a column the content uses is empty; 7: its SMS text (or RCS fallback
- * text) filled with the row's values is longer than SMS_MAX_SEGMENTS. Never sent, never charged.
+ * 6: a personalised batch's row whose cell of a column the content uses is empty; 7: a text filled with the row's
+ * values is longer than its field allows (an SMS or RCS fallback text over SMS_MAX_SEGMENTS, an RCS card title over
+ * 200 characters...). Never sent, never charged.
  */
 export const RejectReason = {
   INVALID: 1,

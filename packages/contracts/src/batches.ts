@@ -178,6 +178,10 @@ export const reviewReasons = z.array(reviewReason);
 export const SMS_MAX_SEGMENTS = 10;
 export const WS_TEXT_MAX = 4096;
 export const RCS_TEXT_MAX = 3072;
+/** Lengths the providers refuse beyond; a personalised batch checks each row's filled values against them too. */
+export const WS_TEMPLATE_PARAMETER_MAX = 1024;
+export const RCS_CARD_TITLE_MAX = 200;
+export const RCS_CARD_DESCRIPTION_MAX = 2000;
 
 /**
  * Alphanumeric sender ids are at most 11 characters (GSM 03.38); numeric ones at most 16 digits. Which of them a
@@ -264,7 +268,7 @@ export const wsContent = z.object({
       /** BCP 47 language of the approved template, e.g. en_US, zh_CN. */
       language: z.string().regex(/^[a-z]{2,3}(?:_[A-Z]{2})?$/),
       /** The body's {{1}}, {{2}}... values, in order. */
-      parameters: z.array(text(1024)).max(20).default([]),
+      parameters: z.array(text(WS_TEMPLATE_PARAMETER_MAX)).max(20).default([]),
       /** The header's variable: a text value, or the media a media header shows. */
       header: z
         .discriminatedUnion("type", [
@@ -303,8 +307,8 @@ const suggestion = z.discriminatedUnion("type", [
 
 /** One card of a standalone rich card or a carousel (RBM CardContent). */
 const rcsCard = {
-  title: text(200, 1),
-  description: text(2000).optional(),
+  title: text(RCS_CARD_TITLE_MAX, 1),
+  description: text(RCS_CARD_DESCRIPTION_MAX).optional(),
   mediaUrl: mediaLink().optional(),
   /** RBM media height: SHORT 112 dp, MEDIUM 168 dp, TALL 264 dp. */
   mediaHeight: z.enum(["SHORT", "MEDIUM", "TALL"]).default("MEDIUM"),

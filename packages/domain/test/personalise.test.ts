@@ -111,6 +111,29 @@ describe("filling", () => {
     expect(filling.fill(["x".repeat(1600), "7"])).toEqual({ ok: false, reason: RejectReason.FILLED_TOO_LONG });
   });
 
+  it("refuses a row whose filled RCS card title or WS template parameter is longer than its field allows", () => {
+    const card: BatchContent = {
+      product: ProductCode.RCS,
+      body: {
+        type: "card",
+        title: "Hello {{name}}",
+        orientation: "VERTICAL",
+        mediaHeight: "MEDIUM",
+        suggestions: [],
+      },
+    };
+    const rcs = new RowFilling(card, ["name"]);
+    expect(rcs.fill(["x".repeat(194)])).toMatchObject({ ok: true, units: 1, fallbackUnits: 0 });
+    expect(rcs.fill(["x".repeat(195)])).toEqual({ ok: false, reason: RejectReason.FILLED_TOO_LONG });
+    const ws: BatchContent = {
+      product: ProductCode.WS,
+      body: { type: "template", name: "n", language: "en", parameters: ["{{code}}"], buttons: [] },
+    };
+    const tpl = new RowFilling(ws, ["code"]);
+    expect(tpl.fill(["7".repeat(1024)])).toMatchObject({ ok: true });
+    expect(tpl.fill(["7".repeat(1025)])).toEqual({ ok: false, reason: RejectReason.FILLED_TOO_LONG });
+  });
+
   it("prices a row by its own units, and an RCS row by the larger of its price and its fallback's", () => {
     expect(priceOf({ unitPrice: 80n, fallbackUnitPrice: null }, 3, 0)).toEqual({
       price: 240n,

@@ -14,10 +14,14 @@ import {
   countSegmentsWithLinks,
   linkLengthOf,
   ProductCode,
+  RCS_CARD_DESCRIPTION_MAX,
+  RCS_CARD_TITLE_MAX,
+  RCS_TEXT_MAX,
   type RcsContent,
   RejectReason,
   SMS_MAX_SEGMENTS,
   TaskType,
+  WS_TEMPLATE_PARAMETER_MAX,
   type WsContent,
 } from "@switchboard/contracts";
 import { badRequest } from "../errors";
@@ -103,6 +107,22 @@ export function fillWsBody(body: WsContent["body"], vars: RecipientVars | null):
   return { ...body, parameters: body.parameters.map((p) => fillText(p, vars)) };
 }
 
+/** The filled texts a provider refuses beyond a length (the schema's bounds of the unfilled content). */
+function boundedTexts(content: BatchContent): Array<{ text: string; max: number }> {
+  if (content.product === ProductCode.WS) {
+    const b = content.body;
+    return b.type === "template" ? b.parameters.map((text) => ({ text, max: WS_TEMPLATE_PARAMETER_MAX })) : [];
+  }
+  if (content.product !== ProductCode.RCS) return [];
+  const b = content.body;
+  if (b.type === "text") return [{ text: b.text, max: RCS_TEXT_MAX }];
+  const cards = b.type === "carousel" ? b.cards : [b];
+  return cards.flatMap((c) => [
+    { text: c.title, max: RCS_CARD_TITLE_MAX },
+    ...(c.description === undefined ? [] : [{ text: c.description, max: RCS_CARD_DESCRIPTION_MAX }]),
+  ]);
+}
+
 /** What a recipient's row gives: its values and chargeable units, or why it is refused. */
 export type RowFilled =
   | {
@@ -118,10 +138,13 @@ export type RowFilled =
 
 /**
  * Fills a personalised batch's content with each row's values, as the file is read: a row whose used cell is
- * empty is refused (reason 6), and so is one whose filled SMS text (or RCS fallback text) would be longer than an
- * SMS may be (reason 7).
+ * empty is refused (reason 6), and so is one whose filled text would be longer than its field allows (reason 7):
+ * an SMS text (or RCS fallback text) over SMS_MAX_SEGMENTS, an RCS text, card title or description, or a WS
+ * template parameter past the length the content's schema (and the provider) allows.
  */
 export class RowFilling {
+  /** Texts whose filled length a provider bounds (RCS text and cards, WS template parameters) with placeholders. */
+  private readonly bounded: Array<{ text: string; max: number }>;
   private readonly smsText: string | null;
   private readonly fallbackText: string | null;
   /** Tracked links are counted as the short links they are sent as (links.ts), as the unfilled text is. */
@@ -135,6 +158,7 @@ export class RowFilling {
     this.smsText = content.product === ProductCode.SMS ? content.text : null;
     this.fallbackText = content.product === ProductCode.RCS ? (content.fallbackText ?? null) : null;
     this.linkLength = content.product === ProductCode.WS ? null : linkLengthOf(content);
+    this.bounded = boundedTexts(content).filter((b) => b.text.includes("{{"));
   }
 
   fill(values: readonly string[]): RowFilled {
@@ -143,6 +167,9 @@ export class RowFilling {
       const value = values[i] ?? "";
       if (value === "") return { ok: false, reason: RejectReason.MISSING_VARIABLE };
       vars[this.variables[i] as string] = value;
+    }
+    for (const b of this.bounded) {
+      if (fillText(b.text, vars).length > b.max) return { ok: false, reason: RejectReason.FILLED_TOO_LONG };
     }
     let units = 1;
     let fallbackUnits = 0;
