@@ -158,6 +158,32 @@ describe("cell values", () => {
     expect(numbers).toEqual(["2024-01-05T00:00:00", "8613812345678"]);
   });
 
+  it("personalised campaigns: a sheet's header names the variables, each number comes with its row's cells", async () => {
+    // Cells placed by reference: a gap (no C2) is an empty cell, as in a CSV.
+    const book = workbook({
+      sheet: sheetXml(
+        '<row><c r="A1" t="inlineStr"><is><t>Name</t></is></c><c r="B1" t="inlineStr"><is><t>手机号</t></is></c>' +
+          '<c r="C1" t="inlineStr"><is><t>Code</t></is></c></row>' +
+          '<row><c r="A2" t="inlineStr"><is><t>Li</t></is></c><c r="B2"><v>8613812345678</v></c></row>' +
+          '<row><c r="A3" t="inlineStr"><is><t>Wu</t></is></c><c r="B3"><v>8613812345679</v></c>' +
+          '<c r="C3"><v>7</v></c></row>',
+      ),
+    });
+    const got: Array<[string, string[] | undefined]> = [];
+    let columns: string[] = [];
+    await readNumberFile(await stored(book), (raw, values) => got.push([raw, values]), undefined, {
+      variables: ["code", "name"],
+      columns: (names) => {
+        columns = names;
+      },
+    });
+    expect(columns).toEqual(["Name", "Code"]);
+    expect(got).toEqual([
+      ["8613812345678", ["", "Li"]],
+      ["8613812345679", ["7", "Wu"]],
+    ]);
+  });
+
   it("a cell over maxCellChars characters is cut, a shared one too", async () => {
     const long = "7".repeat(5000);
     const book = workbook({
