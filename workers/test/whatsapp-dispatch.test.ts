@@ -121,6 +121,47 @@ describe("WS batch through the WhatsApp simulator", () => {
     expect(charged._sum.amount).toBe(-cost);
   });
 
+  it("personalised: each template message carries its recipient's own body parameters", async () => {
+    const phones = phoneNumbers(6);
+    const customer = await createCustomer(prisma);
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, phones, {
+      content: {
+        product: ProductCode.WS,
+        body: {
+          type: "template",
+          name: "order_update",
+          language: "en_US",
+          parameters: ["{{name}}", "A-{{order}}"],
+          buttons: [],
+        },
+      },
+      prices: () => ({ price: 300n }),
+    });
+    // What the ingest of a personalised file keeps per recipient (materialize.ts).
+    for (const [i, phone] of phones.entries()) {
+      await prisma.recipient.updateMany({
+        where: { batchId: BigInt(batchId), phone },
+        data: { vars: { name: `Ana${i}`, order: String(1000 + i) } },
+      });
+    }
+    await h.deps.queues.dispatchBatches([batchId]);
+    expect((await waitSettled(prisma, batchId)).status).toBe(BatchStatus.SEND_FINISHED);
+    const sent = new Map(
+      sim
+        .lastBodies()
+        .filter((b) => b.wamid)
+        .map((b) => {
+          const body = b.body as {
+            to: string;
+            template: { components: Array<{ type: string; parameters: Array<{ text: string }> }> };
+          };
+          const params = body.template.components.find((c) => c.type === "body")?.parameters.map((p) => p.text);
+          return [body.to.replace(/^\+?/, "+"), params] as const;
+        }),
+    );
+    for (const [i, phone] of phones.entries()) expect(sent.get(phone)).toEqual([`Ana${i}`, `A-${1000 + i}`]);
+  });
+
   it("holds one message per interval to a user across batches, so WhatsApp's pair limit (131056) is never hit", async () => {
     // WhatsApp here allows one message per 250 ms to a user; the workers keep 300 ms (TEST_TUNING) between them.
     sim.setOptions({ pairRateIntervalMs: 250, pairBurst: 1 });
