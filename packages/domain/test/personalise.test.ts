@@ -111,6 +111,16 @@ describe("filling", () => {
     expect(filling.fill(["x".repeat(1600), "7"])).toEqual({ ok: false, reason: RejectReason.FILLED_TOO_LONG });
   });
 
+  it("counts the text fillText would build: repeated variables, other placeholders and links left as written", () => {
+    const text = `{{a}}{{ A }} {{other}} {{link:https://x.io/a}} ${"é".repeat(60)}`;
+    const filling = new RowFilling(sms(text), ["a"]);
+    const value = "ü".repeat(50);
+    expect(filling.fill([value])).toMatchObject({
+      ok: true,
+      units: countSegments(fillText(text, { a: value })).segments,
+    });
+  });
+
   it("refuses a row whose filled RCS card title or WS template parameter is longer than its field allows", () => {
     const card: BatchContent = {
       product: ProductCode.RCS,

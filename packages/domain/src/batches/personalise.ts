@@ -144,9 +144,9 @@ export type RowFilled =
  */
 export class RowFilling {
   /** Texts whose filled length a provider bounds (RCS text and cards, WS template parameters) with placeholders. */
-  private readonly bounded: Array<{ text: string; max: number }>;
-  private readonly smsText: string | null;
-  private readonly fallbackText: string | null;
+  private readonly bounded: Array<{ text: Compiled; max: number }>;
+  private readonly smsText: Compiled | null;
+  private readonly fallbackText: Compiled | null;
   /** Tracked links are counted as the short links they are sent as (links.ts), as the unfilled text is. */
   private readonly linkLength: number | null;
 
@@ -155,10 +155,14 @@ export class RowFilling {
     /** The used variables, in the order the row's values come (contentVariables). */
     readonly variables: readonly string[],
   ) {
-    this.smsText = content.product === ProductCode.SMS ? content.text : null;
-    this.fallbackText = content.product === ProductCode.RCS ? (content.fallbackText ?? null) : null;
+    const compiled = (text: string) => compile(text, variables);
+    this.smsText = content.product === ProductCode.SMS ? compiled(content.text) : null;
+    this.fallbackText =
+      content.product === ProductCode.RCS && content.fallbackText ? compiled(content.fallbackText) : null;
     this.linkLength = content.product === ProductCode.WS ? null : linkLengthOf(content);
-    this.bounded = boundedTexts(content).filter((b) => b.text.includes("{{"));
+    this.bounded = boundedTexts(content)
+      .filter((b) => b.text.includes("{{"))
+      .map((b) => ({ text: compiled(b.text), max: b.max }));
   }
 
   fill(values: readonly string[]): RowFilled {
@@ -169,15 +173,49 @@ export class RowFilling {
       vars[this.variables[i] as string] = value;
     }
     for (const b of this.bounded) {
-      if (fillText(b.text, vars).length > b.max) return { ok: false, reason: RejectReason.FILLED_TOO_LONG };
+      if (render(b.text, values).length > b.max) return { ok: false, reason: RejectReason.FILLED_TOO_LONG };
     }
     let units = 1;
     let fallbackUnits = 0;
-    if (this.smsText !== null) units = countSegmentsWithLinks(fillText(this.smsText, vars), this.linkLength).segments;
+    if (this.smsText !== null) units = countSegmentsWithLinks(render(this.smsText, values), this.linkLength).segments;
     if (this.fallbackText !== null)
-      fallbackUnits = countSegmentsWithLinks(fillText(this.fallbackText, vars), this.linkLength).segments;
+      fallbackUnits = countSegmentsWithLinks(render(this.fallbackText, values), this.linkLength).segments;
     if (units > SMS_MAX_SEGMENTS || fallbackUnits > SMS_MAX_SEGMENTS)
       return { ok: false, reason: RejectReason.FILLED_TOO_LONG };
     return { ok: true, varsJson: JSON.stringify(vars), units, fallbackUnits };
   }
+}
+
+/**
+ * A text cut once at its variables' placeholders, filled per row by concatenation (a million rows are filled while
+ * a file is read: no pattern is matched per row). literals has one more element than slots; a placeholder that is
+ * no variable stays inside its literal, as fillText leaves it.
+ */
+interface Compiled {
+  literals: string[];
+  /** Per placeholder, the index of its variable in the row's values. */
+  slots: number[];
+}
+
+function compile(text: string, variables: readonly string[]): Compiled {
+  const literals: string[] = [];
+  const slots: number[] = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const at = variables.indexOf(variableName(m[1] as string));
+    if (at < 0) continue;
+    literals.push(text.slice(last, m.index));
+    slots.push(at);
+    last = m.index + m[0].length;
+  }
+  literals.push(text.slice(last));
+  return { literals, slots };
+}
+
+/** The same as fillText with these values (each non-empty), without matching the text again. */
+function render(c: Compiled, values: readonly string[]): string {
+  let out = c.literals[0] as string;
+  for (let i = 0; i < c.slots.length; i++)
+    out += (values[c.slots[i] as number] as string) + (c.literals[i + 1] as string);
+  return out;
 }
