@@ -19,7 +19,7 @@ import type { BatchJobs } from "./batch-jobs";
 import { storedContent } from "./batch-row";
 import { assertMaySubmit, loadCustomer, loadTenantRules, numberReading } from "./context";
 import { BatchGoneError, type BatchSpec, materializeBatch } from "./materialize";
-import { type OnNumber, readNumberFile } from "./number-file";
+import { type ColumnRequest, type OnNumber, readNumberFile } from "./number-file";
 import { NumberSorter } from "./number-sorter";
 import { contentVariables, RowFilling } from "./personalise";
 
@@ -83,7 +83,7 @@ export async function ingestBatch(deps: IngestDeps, job: { batchId: string }): P
             sorted.add(raw, values);
             added();
           },
-          variables,
+          { variables },
         );
       },
       onProgress: async (written) => {
@@ -135,9 +135,9 @@ function localCopy(storage: FileStorage, key: string) {
 
 type FileCopy = ReturnType<typeof localCopy>;
 
-async function readFile(file: FileCopy, onNumber: OnNumber, variables: readonly string[] = []): Promise<number> {
+async function readFile(file: FileCopy, onNumber: OnNumber, columns: ColumnRequest = {}): Promise<number> {
   try {
-    return await readNumberFile(await file.path(), onNumber, undefined, { variables });
+    return await readNumberFile(await file.path(), onNumber, undefined, columns);
   } catch (err) {
     if (isMissing(err)) throw new AppError(409, "batch.ingest_file_missing");
     throw err;
@@ -158,7 +158,7 @@ async function countFile(
   variables: readonly string[],
 ): Promise<void> {
   // With the variables, so a header without a used column refuses the file before anything is written.
-  const totalCount = await readFile(file, () => {}, variables);
+  const totalCount = await readFile(file, () => {}, { variables, headerOnly: true });
   await deps.prisma.messageBatch.updateMany({
     where: { id: batchId, status: BatchStatus.UNDER_REVIEW, filePath: { not: null } },
     data: { totalCount },

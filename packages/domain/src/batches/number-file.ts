@@ -114,6 +114,8 @@ export interface ColumnRequest {
   variables?: readonly string[];
   /** Told the header's columns other than the number column, as written (none without a header). */
   columns?: (names: string[]) => void;
+  /** The variables are checked against the header, but no row's values are taken (the ingest's count). */
+  headerOnly?: boolean;
 }
 
 /**
@@ -164,11 +166,12 @@ export class NumberRows {
     const wanted = this.request.variables ?? [];
     if (wanted.length === 0) return;
     if (cells === null) throw badRequest("batch.variables_need_header", { column: wanted[0] as string });
-    this.variableCells = wanted.map((name) => {
+    const variableCells = wanted.map((name) => {
       const at = names.findIndex((n, i) => i !== numberColumn && n === name);
       if (at < 0) throw badRequest("batch.variable_unknown", { column: name });
       return at;
     });
+    if (!this.request.headerOnly) this.variableCells = variableCells;
   }
 
   end(): void {

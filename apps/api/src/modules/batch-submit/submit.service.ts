@@ -333,7 +333,9 @@ async function createFileBatch(
   // an XLSX too large to read here is refused by the ingest).
   const variables = contentVariables(spec.taskType, spec.content);
   const totalCount =
-    (await withLocalFile(deps.storage, upload.relPath, (file) => checkNumberFile(file, undefined, { variables }))) ?? 0;
+    (await withLocalFile(deps.storage, upload.relPath, (file) =>
+      checkNumberFile(file, undefined, { variables, headerOnly: true }),
+    )) ?? 0;
 
   let batchId: bigint;
   try {
