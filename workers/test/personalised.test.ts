@@ -208,6 +208,15 @@ describe("personalised campaign: a 10,000-row CSV with two variables", () => {
     expect(direct.statusCode).toBe(400);
     expect(direct.json().message).toContain("{{nickname}}");
     expect(await prisma.messageBatch.count({ where: { content: { path: ["text"], equals: text } } })).toBe(0);
+    // Their pre-submit check says so too, in the reader's language.
+    const pre = await api.inject({
+      method: "POST",
+      url: "/user/submit/pre",
+      headers: { authorization: `Bearer ${token}`, lang: "zh" },
+      payload: { productCode: 3000, numbers: ["+12025550181"], content: { product: 3000, text } },
+    });
+    expect(pre.statusCode).toBe(400);
+    expect(pre.json().message).toBe("内容使用了变量 {{nickname}}：变量只能由上传文件的列填写");
   });
 });
 
