@@ -23,6 +23,7 @@ import {
   createCustomer,
   createPendingBatch,
   createSmppChannel,
+  expectMoneyExact,
   type Harness,
   phoneNumbers,
   startHarness,
@@ -144,6 +145,8 @@ describe("workers killed -9 mid-dispatch", () => {
       // per chunk (4,000 recipients: 2 chunks of 2,000): its window (2 x 50 in flight) and two intent groups (16)
       expect(lost).toBeLessThanOrEqual(2 * (2 * 50 + 2 * 16));
       expect(accepted.length).toBeGreaterThanOrEqual(RECIPIENTS - lost);
+      // The lost in flight refunded, every message sent charged once, the ledger whole.
+      await expectMoneyExact(prisma, customer, batchId);
 
       // Every receipt acknowledged to the SMSC (by either process) is recorded on its message.
       const missingReceipts = async () => {

@@ -12,6 +12,7 @@ import {
   createCustomer,
   createPendingBatch,
   createSmppChannel,
+  expectMoneyExact,
   type Harness,
   phoneNumbers,
   startHarness,
@@ -92,6 +93,8 @@ describe("PostgreSQL away mid-dispatch", () => {
       expect(done).toMatchObject({ status: BatchStatus.SEND_FINISHED, successCount: 4_000, failedCount: 0 });
       expect(accepted).toHaveLength(4_000);
       expect(new Set(accepted).size).toBe(4_000);
+      // Charged once for every message sent, the ledger whole.
+      await expectMoneyExact(prisma, customer, batchId);
       // Receipts that came in while the database was away are recorded once it is back, every one.
       await waitFor(
         "every receipt recorded",

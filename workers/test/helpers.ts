@@ -22,10 +22,10 @@ import {
 } from "@switchboard/contracts";
 import { createPrisma, type Prisma, type PrismaClient } from "@switchboard/db";
 import { loadConfig } from "@switchboard/domain/config";
-import { applyBalanceChange } from "@switchboard/domain/ledger";
+import { applyBalanceChange, verifyLedger } from "@switchboard/domain/ledger";
 import { DEMO_TENANT_CODE } from "@switchboard/domain/seed";
 import pino from "pino";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { testSecrets } from "../../apps/api/test/secrets";
 import {
   type CreateDepsOptions,
@@ -168,6 +168,27 @@ export async function demoTenant(prisma: PrismaClient) {
   const tenant = await prisma.tenant.findUniqueOrThrow({ where: { code: DEMO_TENANT_CODE } });
   const product = await prisma.product.findFirstOrThrow({ where: { tenantId: tenant.id, code: ProductCode.SMS } });
   return { tenantId: tenant.id, productId: product.id };
+}
+
+/**
+ * The money of a settled batch, as the fault experiments check it (issue 17: no double charge, balance = ledger
+ * replay): the customer's ledger replays to its balance, and what the batch cost in the end (its consume less its
+ * refunds) is exactly what its sent recipients were priced: a message neither charged twice nor left charged
+ * without being sent.
+ */
+export async function expectMoneyExact(prisma: PrismaClient, customer: Customer, batchId: string): Promise<void> {
+  expect(await verifyLedger(prisma, customer.id), `ledger of customer ${customer.id}`).toMatchObject({
+    ok: true,
+    firstMismatch: null,
+  });
+  const logs = await prisma.balanceLog.findMany({
+    where: { userId: customer.id, batchId: BigInt(batchId) },
+    select: { amount: true },
+  });
+  const [sent] = await prisma.$queryRaw<Array<{ charged: bigint }>>`
+    SELECT coalesce(sum(price), 0)::bigint AS charged FROM recipients
+    WHERE "batchId" = ${BigInt(batchId)} AND "sendResult" = ${SendResult.SUCCESS}`;
+  expect(-logs.reduce((sum, l) => sum + l.amount, 0n), `batch ${batchId}'s net charge`).toBe(sent?.charged);
 }
 
 export interface Customer {
