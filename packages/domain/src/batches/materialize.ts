@@ -221,10 +221,19 @@ class RecipientWriter {
     };
     const at = new Map<string, number>();
     const rows = { phones: [] as string[], country: [] as number[] };
-    // A personalised batch's rows each carry their values and their own segments and prices (personalise.ts).
+    // A personalised batch's rows each carry their values and their own segments and prices (personalise.ts). Rows
+    // of one country with the same filled units share a price class, which travels once per statement like the
+    // countries do; each row carries its class index and its values (per-row price columns cost a third more).
     const personal = this.sorted.personal;
-    const own = { vars: [] as string[], segments: [] as number[], prices: [] as string[] };
-    const ownFallback = { primary: [] as string[], fallback: [] as string[] };
+    const own = { vars: [] as string[], cls: [] as number[] };
+    const classes = {
+      countries: [] as number[],
+      segments: [] as number[],
+      prices: [] as string[],
+      primary: [] as Array<string | null>,
+      fallback: [] as Array<string | null>,
+    };
+    const classAt = new Map<string, number>();
     for (let i = from; i < to; i++) {
       const code = countries[i] as string;
       const q = this.pricing.quote.countries.get(code);
@@ -254,18 +263,27 @@ class RecipientWriter {
         at.set(code, k);
       }
       rows.phones.push(phones[i] as string);
-      rows.country.push(k);
       if (personal) {
         const units = personal.units[i] as number;
-        const priced = this.rowPrice(q, units, personal.fallbackUnits[i] as number);
+        const fallbackUnits = personal.fallbackUnits[i] as number;
+        const priced = this.rowPrice(q, units, fallbackUnits);
+        const classKey = `${k}:${units}:${fallbackUnits}`;
+        let c = classAt.get(classKey);
+        if (c === undefined) {
+          classes.countries.push(k);
+          classes.segments.push(units);
+          classes.prices.push(priced.texts[0]);
+          classes.primary.push(priced.texts[1] || null);
+          classes.fallback.push(priced.texts[2] || null);
+          c = classes.countries.length;
+          classAt.set(classKey, c);
+        }
+        own.cls.push(c);
         own.vars.push(personal.varsJson[i] as string);
-        own.segments.push(units);
-        own.prices.push(priced.texts[0]);
-        ownFallback.primary.push(priced.texts[1]);
-        ownFallback.fallback.push(priced.texts[2]);
         this.maxUnits = Math.max(this.maxUnits, units);
         this.cost += priced.price;
       } else {
+        rows.country.push(k);
         this.cost += q.price;
       }
     }
@@ -273,22 +291,23 @@ class RecipientWriter {
     // beyond the BIGINT columns reaches a statement (prices set before their bound could make one).
     if (this.cost > MAX_BALANCE_UNITS) throw await unaffordable(this.tx, this.pricing.ask.customerId);
     if (rows.phones.length > 0 && personal) {
-      // Every column as one text (NULL prices as empty fields), the values as one JSON array: parsed once by the
-      // server and zipped row by row (ROWS FROM), not 10,000 array elements quoted one by one.
+      // The numbers and class indexes as one text each, the values as one JSON array: parsed once by the server
+      // and zipped row by row (ROWS FROM), not 10,000 array elements quoted one by one.
       await this.tx.$executeRaw`
         INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
                                 "fallbackPrice", vars)
-        SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[r.k], (${served.channelIds}::int[])[r.k],
-               r.s, r.pr, r.pp, r.fp, r.v
+        SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[c.k], (${served.channelIds}::int[])[c.k],
+               c.s, c.pr, c.pp, c.fp, r.v
         FROM ROWS FROM (
           unnest(string_to_array(${rows.phones.join(",")}, ',')),
-          unnest(string_to_array(${rows.country.join(",")}, ',')::int[]),
-          unnest(string_to_array(${own.segments.join(",")}, ',')::smallint[]),
-          unnest(string_to_array(${own.prices.join(",")}, ',')::bigint[]),
-          unnest(string_to_array(${ownFallback.primary.join(",")}, ',', '')::bigint[]),
-          unnest(string_to_array(${ownFallback.fallback.join(",")}, ',', '')::bigint[]),
+          unnest(string_to_array(${own.cls.join(",")}, ',')::int[]),
           jsonb_array_elements(${`[${own.vars.join(",")}]`}::jsonb)
-        ) AS r(p, k, s, pr, pp, fp, v)`;
+        ) AS r(p, c, v)
+        CROSS JOIN LATERAL (
+          SELECT (${classes.countries}::int[])[r.c] AS k, (${classes.segments}::smallint[])[r.c] AS s,
+                 (${classes.prices}::bigint[])[r.c] AS pr, (${classes.primary}::bigint[])[r.c] AS pp,
+                 (${classes.fallback}::bigint[])[r.c] AS fp
+        ) c`;
       this.valid += rows.phones.length;
     } else if (rows.phones.length > 0) {
       await this.tx.$executeRaw`
