@@ -4,6 +4,9 @@
 //   npm run bench:batch -- --ingest 0 --no-kannel --dlr-delay-ms 2000   receipts 2 s after the submit answer
 //   npm run bench:batch -- --ingest 200000 --dispatch 0 --no-kannel --variables   a personalised file (2 columns)
 //   npm run bench:batch -- --ingest 200000 --dispatch 0 --no-kannel --columns     the same file, columns unused
+//   npm run bench:batch -- --ingest 0 --dispatch 100000 --mtbatch    against Kannel's mtbatch only (no DLR side)
+//   npm run bench:batch -- --ingest 0 --no-kannel --scale 10000,100000,1000000   one dispatch run per size
+//   npm run bench:batch -- --ingest 0 --no-kannel --prefill 10000000   measured against a 10M-row recipients table
 //
 // 1. Ingest: a CSV of N numbers is uploaded to the real API (POST /batch/submit/file, the customer's session) and
 //    read by the real ingest worker: numbers normalised, sorted, priced, written, charged in one transaction.
@@ -14,17 +17,33 @@
 //    limit (as Kannel's run), a receipt for every message. Figures: messages/s from status 20 (dispatch starts)
 //    until 22 with every receipt recorded on its recipient, and the receipt lag (receipt recorded - sent).
 // 3. Kannel: ../shared/bench/kannel/run.sh with the same M and delivery reports on (HTTP sendsms -> bearerbox
-//    -> SMPP -> the same simulator -> dlr-url callbacks), and the ratio of the two.
+//    -> SMPP -> the same simulator -> dlr-url callbacks), and the ratio of the two; then run.sh's mtbatch path
+//    (Kannel's own mtbatch tool -> bearerbox -> SMPP -> the same simulator, no receipts, nothing persisted: its raw
+//    rate) with the same M, and the ratio ours / mtbatch. --mtbatch runs only the latter, --no-kannel neither.
+//    With --scale, Kannel runs with --dispatch's size (default 100,000) and is compared with that run.
 //
 // It makes its own database (dropped at the end) and Redis prefix; needs PostgreSQL and Redis as `npm test` does.
 // Everything runs in this one process (API + workers), so the profile (--profile) covers both.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
 import pg from "pg";
 import { reachedStatus20, sampleProgress } from "./lib/pipeline";
-import { arg, fmt, log, pollUntil, ROOT, receiptLag, startPlatform, WORK } from "./lib/platform";
+import {
+  arg,
+  cpuMeter,
+  fmt,
+  log,
+  pollUntil,
+  postgresPids,
+  ROOT,
+  receiptLag,
+  startPlatform,
+  WORK,
+} from "./lib/platform";
+import type { ProfileSummary } from "./lib/profile";
 import { printProfile, profiled } from "./lib/profile";
 
 const KANNEL_SRC = path.resolve(ROOT, "../shared/bench/kannel");
@@ -32,7 +51,26 @@ const KANNEL_SRC = path.resolve(ROOT, "../shared/bench/kannel");
 const mib = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
 const INGEST_N = arg("ingest", 1_000_000);
 const DISPATCH_N = arg("dispatch", 100_000);
-const KANNEL = !process.argv.includes("--no-kannel") && DISPATCH_N > 0;
+/**
+ * --scale 10000,100000,1000000: dispatch runs of each size one after the other (same platform, same simulator), each
+ * with its msg/s, CPU per message and receipt lag, so that the per-message cost at each size can be read off.
+ */
+const SCALE = (() => {
+  const at = process.argv.indexOf("--scale");
+  return at > 0
+    ? String(process.argv[at + 1])
+        .split(",")
+        .map(Number)
+        .filter((n) => n > 0)
+    : null;
+})();
+const SIZES = SCALE ?? (DISPATCH_N > 0 ? [DISPATCH_N] : []);
+/** --prefill N: N settled recipients in old batches written before anything is measured (a large table). */
+const PREFILL = arg("prefill", 0);
+const NO_KANNEL = process.argv.includes("--no-kannel");
+/** --mtbatch: Kannel's mtbatch side only (no DLR side); by default, when Kannel runs, both sides run. */
+const MTBATCH = !NO_KANNEL && SIZES.length > 0;
+const KANNEL_DLR = !NO_KANNEL && SIZES.length > 0 && !process.argv.includes("--mtbatch");
 const PROFILE = process.argv.includes("--profile");
 /** Delay between a submit_sm_resp and its receipt at the simulator (our side only: Kannel's run.sh has 0). */
 const DLR_DELAY_MS = arg("dlr-delay-ms", 0);
@@ -78,6 +116,25 @@ async function writeNumberFile(file: string, n: number): Promise<{ valid: number
   return { valid };
 }
 
+interface DispatchFigures {
+  size: number;
+  messages: number;
+  seconds: number;
+  messagesPerS: number;
+  success: number;
+  delivered: number;
+  receiptLagMs: { p50: number; p95: number; max: number };
+  simSideSubmitRate: number | null;
+  lastReceiptAfterLastSubmitMs: number | null;
+  /** CPU per message (µs) of each process: this one (API + workers), PostgreSQL, Redis, the simulator. */
+  cpuUsPerMessage: Record<string, number>;
+  /** The same without the simulator: what the platform costs per message. */
+  oursCpuUsPerMessage: number;
+  loadBefore: number;
+  loadAfter: number;
+  profile: ProfileSummary | null;
+}
+
 interface KannelResult {
   dlr_e2e_rate?: number;
   dlr_all_done_s?: number;
@@ -92,13 +149,18 @@ function kannelCopy(): string {
     mkdirSync(WORK, { recursive: true });
     execFileSync("cp", ["-r", KANNEL_SRC, dir]);
   }
+  // A copy made before mtbatch-run.js (or proc-stats.js) existed gets them now.
+  for (const f of ["mtbatch-run.js", "proc-stats.js", "run.sh", "summarize.js"]) {
+    if (!existsSync(path.join(dir, f))) execFileSync("cp", [path.join(KANNEL_SRC, f), path.join(dir, f)]);
+  }
   if (!existsSync(path.join(dir, "node_modules/smpp"))) {
     execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
   }
   return dir;
 }
 
-function startKannelSimulator(dir: string, port: number, statsPort: number, expect: number): ChildProcess {
+/** The simulator for every dispatch run (no count to expect: its counters are zeroed before each run). */
+function startKannelSimulator(dir: string, port: number, statsPort: number): ChildProcess {
   const child = spawn(
     "node",
     [
@@ -112,12 +174,10 @@ function startKannelSimulator(dir: string, port: number, statsPort: number, expe
       "100",
       "--stats-port",
       String(statsPort),
-      "--expect",
-      String(expect),
       "--idle-exit-s",
-      "120",
+      "600",
       "--max-s",
-      "900",
+      "7200",
       "--linger-s",
       "30",
     ],
@@ -133,9 +193,19 @@ async function simStats(statsPort: number): Promise<Record<string, number>> {
   return (await res.json()) as Record<string, number>;
 }
 
-function runKannel(dir: string, n: number): KannelResult {
-  const out = path.join(dir, "results", `sb-${Date.now()}`);
-  log(`Kannel: run.sh with N=${fmt(n)}, delivery reports on (HTTP sendsms -> bearerbox -> SMPP -> smsc-sim.js)`);
+/**
+ * One run of ../shared/bench/kannel/run.sh (REPS=1, N messages): "dlr" = HTTP sendsms -> bearerbox -> SMPP -> the
+ * simulator with every DLR called back (load-driver.js); "mtbatch" = Kannel's own `mtbatch` tool pushing N messages
+ * straight into bearerbox (no smsbox, no HTTP, no receipts, nothing persisted), as mtbatch-run.js drives it. Both
+ * send to the same smsc-sim.js; run.sh installs Debian's `kannel` package with apt-get when bearerbox is missing.
+ */
+function runKannel(dir: string, n: number, mode: "dlr" | "mtbatch"): KannelResult {
+  const out = path.join(dir, "results", `sb-${mode}-${Date.now()}`);
+  log(
+    mode === "dlr"
+      ? `Kannel: run.sh with N=${fmt(n)}, delivery reports on (HTTP sendsms -> bearerbox -> SMPP -> smsc-sim.js)`
+      : `Kannel: run.sh with N=${fmt(n)}, mtbatch (mtbatch -> bearerbox -> SMPP -> smsc-sim.js, no receipts)`,
+  );
   execFileSync("bash", ["run.sh"], {
     cwd: dir,
     stdio: ["ignore", "inherit", "inherit"],
@@ -144,8 +214,9 @@ function runKannel(dir: string, n: number): KannelResult {
       OUT: out,
       REPS: "1",
       SIZES: String(n),
-      DLR_MODES: "on",
-      MTBATCH_SIZES: "",
+      // run.sh reads an empty DLR_MODES as its default ("off on"): a blank one runs no HTTP path.
+      DLR_MODES: mode === "dlr" ? "on" : " ",
+      MTBATCH_SIZES: mode === "mtbatch" ? String(n) : "",
       QUIET_WAIT_S: "30",
     },
   });
@@ -157,9 +228,98 @@ function runKannel(dir: string, n: number): KannelResult {
       else if (e.name === "result.json") files.push(p);
     }
   };
-  walk(out);
+  walk(path.join(out, mode === "dlr" ? "dlr-on" : "mtbatch"));
   if (files.length === 0) throw new Error(`Kannel's run left no result.json under ${out}`);
   return JSON.parse(readFileSync(files[0] as string, "utf8")) as KannelResult;
+}
+
+/** Process ids whose command name is `comm` (Linux /proc). */
+function pidsNamed(comm: string): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === comm;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** The machine's load average and how busy its cores were (all of them) since the previous call, for each figure. */
+function loadNow(): string {
+  const [l1, l5] = loadavg();
+  return `load ${(l1 ?? 0).toFixed(2)} / ${(l5 ?? 0).toFixed(2)} (1 / 5 min)`;
+}
+
+/**
+ * --prefill N: N settled recipients (sent, delivered, with provider ids and times 30-60 days old) in 100 finished
+ * batches of the seed customer, written before anything is measured, so that the measured batches run against a
+ * large recipients table (the partitioned one: N up to 50M stays in its first partition, as on a live system until
+ * the sequence passes 50M). A few INSERT ... SELECT generate_series statements of 2M rows into the indexed table,
+ * the sequence moved past them, then VACUUM ANALYZE.
+ */
+async function prefill(
+  databaseUrl: string,
+  n: number,
+  who: { tenantId: number; userId: number; productId: number; channelId: number },
+): Promise<void> {
+  const t0 = performance.now();
+  const BATCHES = 100;
+  const per = Math.ceil(n / BATCHES);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO message_batches ("tenantId", "userId", "productId", "productCode", "taskType", "submitMode", status,
+                                    content, segments, "totalCount", "validCount", "sentCount", "successCount",
+                                    "deliveredCount", cost, "startedAt", "finishedAt", "createdAt", "updatedAt")
+       SELECT $1, $2, $3, ${ProductCode.SMS}, 2, 3, ${BatchStatus.SEND_FINISHED}, '{"product":3000,"text":"Old batch"}',
+              1, $4::int, $4::int, $4::int, $4::int, $4::int, $4::int * 100::bigint, t, t + interval '1 minute', t, t + interval '1 minute'
+         FROM generate_series(1, ${BATCHES}) b, LATERAL (SELECT now() - interval '60 days' + b * interval '7 hours' AS t) x
+       ORDER BY b RETURNING id`,
+      [who.tenantId, who.userId, who.productId, per],
+    );
+    const firstBatch = BigInt(rows[0]?.id as string);
+    const START = (await db.query<{ v: string }>(`SELECT last_value AS v FROM recipients_id_seq`)).rows[0]?.v;
+    const base = BigInt(START ?? "0") + 1n;
+    const STEP = 2_000_000;
+    for (let from = 0; from < n; from += STEP) {
+      const to = Math.min(n, from + STEP);
+      const s0 = performance.now();
+      await db.query(
+        `INSERT INTO recipients (id, "batchId", phone, "countryCode", "channelId", segments, price, "sendResult",
+                                 "receiveResult", "providerMessageId", "sentAt", "receivedAt")
+         SELECT ${base}::bigint + i, ${firstBatch}::bigint + i / ${per}, '+1303' || lpad((i % 10000000)::text, 7, '0'),
+                'US', ${who.channelId}, 1, 100, 1, 1, 'old' || i::text, t, t + interval '3 seconds'
+           FROM generate_series(${from}::bigint, ${to - 1}::bigint) i,
+                LATERAL (SELECT now() - interval '60 days' + (i / ${per}) * interval '7 hours' + (i % ${per}) * interval '1 millisecond' AS t) x`,
+      );
+      log(`prefill: rows ${fmt(from)}..${fmt(to)} in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+    }
+    await db.query(
+      `UPDATE message_batches SET "recipientIdFrom" = ${base}::bigint + (id - ${firstBatch}) * ${per},
+              "recipientIdTo" = ${base}::bigint + (id - ${firstBatch} + 1) * ${per} - 1
+        WHERE id BETWEEN ${firstBatch} AND ${firstBatch + BigInt(BATCHES - 1)}`,
+    );
+    await db.query(`SELECT setval('recipients_id_seq', ${base}::bigint + ${n})`);
+    await db.query("SELECT ensure_recipient_partitions()");
+    const v0 = performance.now();
+    await db.query("VACUUM ANALYZE recipients");
+    await db.query("VACUUM ANALYZE message_batches");
+    const { rows: size } = await db.query<{ size: string; parts: string }>(
+      `SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size, count(*) AS parts
+         FROM pg_inherits WHERE inhparent = 'recipients'::regclass`,
+    );
+    log(
+      `prefill: ${fmt(n)} settled recipients in ${BATCHES} old batches, written in ${((v0 - t0) / 1000).toFixed(1)} s, ` +
+        `vacuumed in ${((performance.now() - v0) / 1000).toFixed(1)} s; recipients ${size[0]?.size} in ` +
+        `${size[0]?.parts} partitions`,
+    );
+  } finally {
+    await db.end();
+  }
 }
 
 /**
@@ -264,12 +424,14 @@ async function main() {
     }
 
     // ------------------------------------------------------------------ 2. dispatch through smsc-sim.js
-    let ours: { rate: number } | null = null;
-    if (DISPATCH_N > 0) {
+    // One simulator for every run (--scale runs several sizes one after the other), its counters zeroed before each.
+    const runs: DispatchFigures[] = [];
+    if (SIZES.length > 0) {
       const kdir = kannelCopy();
       const simPort = 22775;
       const statsPort = 22776;
-      kannelSim = startKannelSimulator(kdir, simPort, statsPort, DISPATCH_N);
+      kannelSim = startKannelSimulator(kdir, simPort, statsPort);
+      const simPid = kannelSim.pid as number;
       await pollUntil(
         "the simulator",
         () =>
@@ -287,85 +449,173 @@ async function main() {
           throughput: 1_000_000,
         },
       });
-      const file = path.join(WORK, `numbers-dispatch-${DISPATCH_N}.csv`);
-      // Distinct from the ingest batch's numbers is not needed: another batch, another recipient set.
-      const { valid } = await writeNumberFile(file, DISPATCH_N);
-      log(`dispatch: ${fmt(valid)} messages through the seed's SMPP channel to smsc-sim.js (window 100, receipts on)`);
-      const batchId = await submitFile(file);
-      const { result: run, profile } = await profiled(PROFILE, async () => {
-        const t20 = await reachedStatus20(prisma, batchId);
-        const epoch20 = Date.now();
-        let lastNote = Date.now();
-        const { curve, stop: stopSampling } = sampleProgress(prisma, batchId);
-        await pollUntil(
-          "status 22 with every receipt",
-          async () => {
-            const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
-            if (b.status !== BatchStatus.SEND_FINISHED) return undefined;
-            const missing = await prisma.recipient.count({ where: { batchId, receiveResult: 0 } });
-            if (missing > 0 && Date.now() - lastNote > 5000) {
-              lastNote = Date.now();
-              log(`dispatch: status 22, ${fmt(missing)} receipts still to record`);
-            }
-            return missing === 0 ? true : undefined;
-          },
-          15 * 60_000,
-          50,
-        );
-        stopSampling();
-        return { seconds: (performance.now() - t20) / 1000, epoch20, curve };
+      if (PREFILL > 0) {
+        await prefill(databaseUrl, PREFILL, {
+          tenantId: platform.customer.tenantId,
+          userId: platform.customer.id,
+          productId: product.id,
+          channelId: channel.id,
+        });
+      }
+      const meter = cpuMeter({
+        [platform.workersPid === process.pid ? "API + workers" : "API"]: () => [process.pid],
+        ...(platform.workersPid === process.pid ? {} : { workers: () => [platform.workersPid] }),
+        PostgreSQL: postgresPids,
+        Redis: () => pidsNamed("redis-server"),
+        simulator: () => [simPid],
       });
-      const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
-      const stats = await simStats(statsPort);
-      const rate = valid / run.seconds;
-      ours = { rate };
-      const l = receiptLag(run.curve, valid);
-      // nth_submit_ms is only set when the simulator saw --expect submits (the file's invalid and duplicate
-      // numbers are never sent), so the last submit's time stands in.
-      const lastSubmitMs = stats.nth_submit_ms || stats.last_submit_ms;
-      const lastReceiptAfterLastSubmitMs = lastSubmitMs
-        ? Math.round(run.epoch20 + run.seconds * 1000 - lastSubmitMs)
-        : null;
-      results.dispatch = {
-        messages: valid,
-        seconds: run.seconds,
-        messagesPerS: Math.round(rate),
-        success: batch.successCount,
-        delivered: batch.deliveredCount,
-        receiptLagMs: l,
-        simSideSubmitRate:
-          lastSubmitMs && stats.first_submit_ms
-            ? Math.round(valid / ((lastSubmitMs - stats.first_submit_ms) / 1000))
-            : null,
-        lastReceiptAfterLastSubmitMs,
-        profile,
-      };
-      log(
-        `dispatch: ${fmt(valid)} messages from status 20 to 22 with every receipt recorded in ${run.seconds.toFixed(2)} s ` +
-          `= ${fmt(rate)} msg/s (sent ${fmt(batch.successCount)}, delivered ${fmt(batch.deliveredCount)})`,
-      );
-      log(
-        `dispatch: receipt lag (k-th receipt recorded - k-th message sent, batch counters every 50 ms): p50 ${l.p50} ms, ` +
-          `p95 ${l.p95} ms, max ${l.max} ms; all receipts recorded ${lastReceiptAfterLastSubmitMs} ms after the ` +
-          "simulator took the last submit_sm",
-      );
-      printProfile("the dispatch", profile);
+      for (const size of SIZES) {
+        const file = path.join(WORK, `numbers-dispatch-${size}.csv`);
+        // Distinct from the ingest batch's numbers is not needed: another batch, another recipient set.
+        const { valid } = await writeNumberFile(file, size);
+        await fetch(`http://127.0.0.1:${statsPort}/reset`);
+        log(
+          `dispatch: ${fmt(valid)} messages through the seed's SMPP channel to smsc-sim.js (window 100, receipts on); ` +
+            loadNow(),
+        );
+        const loadBefore = loadavg()[0] ?? 0;
+        const batchId = await submitFile(file);
+        const { result: run, profile } = await profiled(PROFILE, async () => {
+          const t20 = await reachedStatus20(prisma, batchId);
+          meter.start();
+          const epoch20 = Date.now();
+          let lastNote = Date.now();
+          const { curve, stop: stopSampling } = sampleProgress(prisma, batchId);
+          await pollUntil(
+            "status 22 with every receipt",
+            async () => {
+              const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
+              if (b.status !== BatchStatus.SEND_FINISHED) {
+                if (Date.now() - lastNote > 10_000) {
+                  lastNote = Date.now();
+                  log(`dispatch: sent ${fmt(b.sentCount)}, receipts ${fmt(b.deliveredCount + b.undeliveredCount)}`);
+                }
+                return undefined;
+              }
+              const missing = await prisma.recipient.count({ where: { batchId, receiveResult: 0 } });
+              if (missing > 0 && Date.now() - lastNote > 5000) {
+                lastNote = Date.now();
+                log(`dispatch: status 22, ${fmt(missing)} receipts still to record`);
+              }
+              return missing === 0 ? true : undefined;
+            },
+            60 * 60_000,
+            50,
+          );
+          stopSampling();
+          const cpu = meter.stop();
+          return { seconds: (performance.now() - t20) / 1000, epoch20, curve, cpu };
+        });
+        const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: batchId } });
+        const stats = await simStats(statsPort);
+        const rate = valid / run.seconds;
+        const l = receiptLag(run.curve, valid);
+        const lastSubmitMs = stats.last_submit_ms;
+        const lastReceiptAfterLastSubmitMs = lastSubmitMs
+          ? Math.round(run.epoch20 + run.seconds * 1000 - lastSubmitMs)
+          : null;
+        const cpuUs = Object.fromEntries(
+          Object.entries(run.cpu).map(([name, s]) => [name, Math.round((s * 1e6) / valid)]),
+        );
+        const oursUs = Object.entries(cpuUs)
+          .filter(([name]) => name !== "simulator")
+          .reduce((a, [, us]) => a + us, 0);
+        const figures: DispatchFigures = {
+          size,
+          messages: valid,
+          seconds: run.seconds,
+          messagesPerS: Math.round(rate),
+          success: batch.successCount,
+          delivered: batch.deliveredCount,
+          receiptLagMs: l,
+          simSideSubmitRate:
+            lastSubmitMs && stats.first_submit_ms
+              ? Math.round(valid / ((lastSubmitMs - stats.first_submit_ms) / 1000))
+              : null,
+          lastReceiptAfterLastSubmitMs,
+          cpuUsPerMessage: cpuUs,
+          oursCpuUsPerMessage: oursUs,
+          loadBefore: Math.round(loadBefore * 100) / 100,
+          loadAfter: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+          profile,
+        };
+        runs.push(figures);
+        log(
+          `dispatch ${fmt(size)}: ${fmt(valid)} messages from status 20 to 22 with every receipt recorded in ` +
+            `${run.seconds.toFixed(2)} s = ${fmt(rate)} msg/s (sent ${fmt(batch.successCount)}, delivered ` +
+            `${fmt(batch.deliveredCount)}); ${loadNow()}`,
+        );
+        log(
+          `dispatch ${fmt(size)}: receipt lag (k-th receipt recorded - k-th message sent, batch counters every 50 ms): ` +
+            `p50 ${l.p50} ms, p95 ${l.p95} ms, max ${l.max} ms; all receipts recorded ${lastReceiptAfterLastSubmitMs} ms ` +
+            "after the simulator took the last submit_sm",
+        );
+        log(
+          `dispatch ${fmt(size)}: CPU per message (us): ${Object.entries(cpuUs)
+            .map(([name, us]) => `${name} ${fmt(us)}`)
+            .join(", ")}; ours (without the simulator) ${fmt(oursUs)}`,
+        );
+        printProfile(`the dispatch of ${fmt(size)}`, profile);
+      }
       kannelSim.kill("SIGTERM");
       kannelSim = null;
+      results.dispatch = runs.length === 1 ? runs[0] : runs;
+      if (runs.length > 1) {
+        log("dispatch at every scale (msg/s, CPU per message of ours, receipt lag p50 / p95, load before -> after):");
+        for (const r of runs) {
+          log(
+            `  ${fmt(r.size).padStart(10)}: ${fmt(r.messagesPerS).padStart(7)} msg/s, ${fmt(r.oursCpuUsPerMessage)} us/msg ` +
+              `(+ simulator ${fmt(r.cpuUsPerMessage.simulator ?? 0)}), lag ${r.receiptLagMs.p50} / ${r.receiptLagMs.p95} ms, ` +
+              `load ${r.loadBefore} -> ${r.loadAfter}`,
+          );
+        }
+      }
     }
+    // The run the Kannel sides are compared with: the one of --dispatch's size, else the last.
+    const ours = runs.find((r) => r.size === DISPATCH_N) ?? runs[runs.length - 1];
 
     // ------------------------------------------------------------------ 3. Kannel, same simulator, same count
-    if (KANNEL && ours) {
+    if ((KANNEL_DLR || MTBATCH) && ours) {
       // Our API and workers stay up but idle; close them first so that Kannel gets the machine to itself.
       await platform.stopServers();
-      const k = runKannel(kannelCopy(), DISPATCH_N);
-      const kannelRate = Number(k.dlr_e2e_rate);
-      results.kannel = { messages: DISPATCH_N, dlrCallbacksPerS: Math.round(kannelRate), raw: k };
-      log(
-        `Kannel: ${fmt(DISPATCH_N)} messages with every DLR called back at ${fmt(kannelRate)} msg/s; ` +
-          `Switchboard / Kannel = ${(ours.rate / kannelRate).toFixed(2)}x`,
-      );
-      results.ratio = Math.round((ours.rate / kannelRate) * 100) / 100;
+      const kdir = kannelCopy();
+      if (KANNEL_DLR) {
+        const k = runKannel(kdir, ours.size, "dlr");
+        const kannelRate = Number(k.dlr_e2e_rate);
+        results.kannel = { messages: ours.size, dlrCallbacksPerS: Math.round(kannelRate), raw: k, load: loadNow() };
+        results.ratio = Math.round((ours.messagesPerS / kannelRate) * 100) / 100;
+        log(
+          `Kannel: ${fmt(ours.size)} messages with every DLR called back at ${fmt(kannelRate)} msg/s; ` +
+            `Switchboard / Kannel with DLR = ${(ours.messagesPerS / kannelRate).toFixed(2)}x; ${loadNow()}, CPU outside ` +
+            `Kannel and its simulator during its run ${Math.round(Number(k.untracked_cpu_pct))} %`,
+        );
+      }
+      if (MTBATCH) {
+        const k = runKannel(kdir, ours.size, "mtbatch");
+        const e2e = Number(k.smsc_e2e_rate);
+        const simSide = Number(k.smsc_side_rate);
+        const procs = (k.processes ?? {}) as Record<string, { cpu_s?: number | null }>;
+        const bbUs = procs.bearerbox?.cpu_s ? Math.round((procs.bearerbox.cpu_s * 1e6) / ours.size) : null;
+        results.mtbatch = {
+          messages: ours.size,
+          endToEndPerS: Math.round(e2e),
+          simSidePerS: Math.round(simSide),
+          bearerboxCpuUsPerMessage: bbUs,
+          raw: k,
+          load: loadNow(),
+        };
+        results.ratioMtbatch = Math.round((ours.messagesPerS / e2e) * 100) / 100;
+        log(
+          `Kannel mtbatch: ${fmt(ours.size)} messages reached the simulator at ${fmt(e2e)} msg/s from mtbatch's start ` +
+            `(${fmt(simSide)} msg/s first -> last submit_sm at the simulator; bearerbox ${bbUs ?? "?"} us/msg), ` +
+            `nothing persisted, no receipts; ${loadNow()}, CPU outside Kannel and its simulator during its run ` +
+            `${Math.round(Number(k.untracked_cpu_pct))} %`,
+        );
+        log(
+          `Switchboard (every outcome and receipt persisted) / Kannel mtbatch = ${(ours.messagesPerS / e2e).toFixed(2)}x ` +
+            `end-to-end, ${(ours.messagesPerS / simSide).toFixed(2)}x against its simulator-side rate`,
+        );
+      }
     }
     const out = path.join(WORK, `batch-pipeline-${runId}.json`);
     const { writeFileSync } = await import("node:fs");
