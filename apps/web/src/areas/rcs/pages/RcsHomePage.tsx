@@ -2,8 +2,8 @@
 import { PlusOutlined, TagsOutlined } from "@ant-design/icons";
 import { ProductCode } from "@switchboard/contracts/codes";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Col, Empty, List, Row, Skeleton, Space, Typography } from "antd";
-import { useState } from "react";
+import { Button, Card, Col, Empty, Flex, Row, Skeleton, Space, Typography, theme } from "antd";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router-dom";
 import { LoadError } from "../../../components/LoadError";
 import { PageContainer } from "../../../components/PageContainer";
@@ -150,6 +150,27 @@ export default function RcsHomePage() {
   );
 }
 
+/**
+ * Rows with a divider between them: what antd's List drew here, which antd 6 deprecates (it logs a console error
+ * on every page that renders one).
+ */
+function Rows({ children }: { children: ReactNode[] }) {
+  const { token } = theme.useToken();
+  return (
+    <Flex vertical>
+      {children.map((child, i) => (
+        <div
+          // biome-ignore lint/suspicious/noArrayIndexKey: the children carry their own keys; this is their slot
+          key={i}
+          style={{ padding: "8px 0", borderTop: i === 0 ? undefined : `1px solid ${token.colorSplit}` }}
+        >
+          {child}
+        </div>
+      ))}
+    </Flex>
+  );
+}
+
 function LatestBatches({ query }: { query: ReturnType<typeof useLatestBatches> }) {
   const t = messages.useT();
   return (
@@ -168,30 +189,24 @@ function LatestBatches({ query }: { query: ReturnType<typeof useLatestBatches> }
           <Link to={rcsCreatePath()}>{t("home.newMessage")}</Link>
         </Empty>
       ) : (
-        <List
-          dataSource={query.data.list}
-          renderItem={(b) => (
-            <List.Item key={b.id} data-testid="rcs-latest-row" style={{ flexWrap: "wrap", gap: 8 }}>
-              <List.Item.Meta
-                style={{ minWidth: 0 }}
-                title={
-                  <Space wrap>
-                    <Link to={rcsDetailPath(b)}>{b.id}</Link>
-                    <BatchStatusTag status={b.status} ingesting={b.ingesting} taskType={b.taskType} />
-                  </Space>
-                }
-                description={
-                  <Typography.Text type="secondary" ellipsis style={{ maxWidth: "100%" }}>
-                    {formatTime(b.createdAt)} · {b.preview}
-                  </Typography.Text>
-                }
-              />
+        <Rows>
+          {query.data.list.map((b) => (
+            <Flex key={b.id} data-testid="rcs-latest-row" wrap gap={8} align="center" justify="space-between">
+              <Flex vertical gap={4} style={{ minWidth: 0, flex: "1 1 240px" }}>
+                <Space wrap>
+                  <Link to={rcsDetailPath(b)}>{b.id}</Link>
+                  <BatchStatusTag status={b.status} ingesting={b.ingesting} taskType={b.taskType} />
+                </Space>
+                <Typography.Text type="secondary" ellipsis style={{ maxWidth: "100%" }}>
+                  {formatTime(b.createdAt)} · {b.preview}
+                </Typography.Text>
+              </Flex>
               <div style={{ width: 160, maxWidth: "100%" }}>
                 <BatchProgress batch={b} compact />
               </div>
-            </List.Item>
-          )}
-        />
+            </Flex>
+          ))}
+        </Rows>
       )}
     </Card>
   );
@@ -214,18 +229,16 @@ function LatestNotices() {
       ) : query.data.list.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("notice.empty")} />
       ) : (
-        <List
-          size="small"
-          dataSource={query.data.list}
-          renderItem={(n) => (
-            <List.Item key={n.id} style={{ flexWrap: "wrap", gap: 8 }}>
+        <Rows>
+          {query.data.list.map((n) => (
+            <Flex key={n.id} wrap gap={8} justify="space-between">
               <Link to={`/user/notice?id=${n.id}`} style={{ wordBreak: "break-word", minWidth: 0 }}>
                 {n.title}
               </Link>
               <Typography.Text type="secondary">{formatTime(n.publishedAt)}</Typography.Text>
-            </List.Item>
-          )}
-        />
+            </Flex>
+          ))}
+        </Rows>
       )}
     </Card>
   );
