@@ -42,7 +42,7 @@ beforeAll(async () => {
     productCode: ProductCode.SMS,
     taskType: 2,
     submitMode: 2,
-    content: { text: "dashboard e2e" },
+    content: { product: 3000, text: "dashboard e2e" },
   };
   // A finished batch today (figures and chart) and one waiting for review (the admin's queue).
   await prisma.messageBatch.create({

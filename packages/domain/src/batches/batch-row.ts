@@ -63,6 +63,15 @@ export function storedContent(json: Prisma.JsonValue): BatchContent {
   return batchContent.parse(json);
 }
 
+/**
+ * A list row's preview. A row whose stored content does not read (written by hand, or by an older version) shows
+ * none rather than failing the whole list with a 500 (the browser walk met one: a test's batch without a product).
+ */
+function previewOf(json: Prisma.JsonValue): string {
+  const content = batchContent.safeParse(json);
+  return content.success ? contentText(content.data).slice(0, PREVIEW_CHARS) : "";
+}
+
 /** A mode 3 batch whose file is not read yet: the ingest clears filePath in the transaction that charges. */
 export function isIngesting(b: { submitMode: number; filePath: string | null }): boolean {
   return b.submitMode === SubmitMode.FILE && b.filePath !== null;
@@ -95,7 +104,7 @@ export function toBatchRow(b: BatchRecord, productNames: ReadonlyMap<number, str
     submitMode: b.submitMode,
     source: b.source,
     status: b.status,
-    preview: contentText(storedContent(b.content)).slice(0, PREVIEW_CHARS),
+    preview: previewOf(b.content),
     senderId: b.senderId,
     segments: b.segments,
     scheduledAt: iso(b.scheduledAt),
