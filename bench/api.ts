@@ -15,6 +15,7 @@ import Fastify from "fastify";
 import { Pool } from "undici";
 import { child } from "./lib/pipeline";
 import { arg, cpuMeter, fmt, log, postgresPids, startPlatform } from "./lib/platform";
+import { printProfile, profiled } from "./lib/profile";
 
 const N_INFO = arg("info", 20_000);
 const N_SENDS = arg("sends", 2_000);
@@ -145,14 +146,21 @@ async function main() {
     await send("1")();
     const since = new Date();
     const meter = cpuMeter({
-      "API + workers": () => [process.pid, ...(platform.workersPid !== process.pid ? [platform.workersPid] : [])],
+      // With --split the two are apart: where a send's CPU goes, API or workers.
+      ...(platform.workersPid !== process.pid
+        ? { API: () => [process.pid], workers: () => [platform.workersPid] }
+        : { "API + workers": () => [process.pid] }),
       "SMSC simulator": () => [smsc.pid as number],
       PostgreSQL: postgresPids,
     });
     meter.start();
     const commits0 = await commits(prisma);
-    const mode1 = await drive(N_SENDS, CLIENTS, send("1"));
+    // --profile (without --split: the API and the workers are this process) samples where mode 1's CPU goes.
+    const { result: mode1, profile } = await profiled(process.argv.includes("--profile"), () =>
+      drive(N_SENDS, CLIENTS, send("1")),
+    );
     const cpu1 = meter.stop();
+    printProfile("mode 1 single sends (API and workers)", profile);
     await new Promise((r) => setTimeout(r, 600)); // the statistics collector's flush
     const perSend = ((await commits(prisma)) - commits0) / N_SENDS;
     // Every send is one batch with one recipient, charged once in the ledger.

@@ -128,6 +128,70 @@ export async function applyBalanceChange(tx: Prisma.TransactionClient, change: B
   return { logId: row.logId, balanceAfter: row.balance };
 }
 
+/**
+ * One customer's consume rows for several batches at once, in the caller's transaction (the developer API's group
+ * of single sends): the same movements, log rows and batch agent-funded shares as applyBalanceChange called once
+ * per batch in `charges` order, written by one statement that locks the customer's row once. Spending takes the
+ * platform's money first, step by step: after step i the agent's part is LEAST(agentFunded, balance after i).
+ * False when the balance does not cover the sum (or the customer is gone): nothing is written, and the caller
+ * charges each batch on its own to learn which ones fit.
+ */
+export async function consumeForBatches(
+  tx: Prisma.TransactionClient,
+  group: {
+    tenantId: number;
+    userId: number;
+    operatorId: number;
+    charges: ReadonlyArray<{ batchId: bigint; amount: bigint }>;
+  },
+): Promise<boolean> {
+  const { tenantId, userId, charges } = group;
+  if (charges.some((c) => c.amount <= 0n)) throw new Error("consumeForBatches: every charge is a positive cost");
+  const total = charges.reduce((sum, c) => sum + c.amount, 0n);
+  if (charges.length === 0) return true;
+  if (total > MAX_BALANCE_UNITS) return false;
+  const apply = () => tx.$queryRaw<Array<{ n: number }>>`
+    WITH o AS (
+      SELECT id, balance, "agentFunded", "agentId" FROM users
+      WHERE id = ${userId} AND "tenantId" = ${tenantId} AND "deletedAt" IS NULL
+      FOR NO KEY UPDATE
+    ), c AS (
+      SELECT t.b, t.a, t.ord, sum(t.a) OVER (ORDER BY t.ord) AS upto
+      FROM unnest(${charges.map((c) => c.batchId)}::bigint[], ${charges.map((c) => c.amount)}::bigint[])
+        WITH ORDINALITY AS t(b, a, ord)
+    ), u AS (
+      UPDATE users u
+      SET balance = o.balance - ${total}::bigint, "agentFunded" = LEAST(o."agentFunded", o.balance - ${total}::bigint)
+      FROM o
+      WHERE u.id = o.id AND o.balance >= ${total}::bigint
+      RETURNING o.balance AS before, o."agentFunded" AS "fundedBefore", o."agentId"
+    ), steps AS (
+      SELECT c.b, c.a, c.ord, u.before - c.upto AS after, u."agentId",
+             -- the agent's money this step took: its part before the step less its part after
+             CASE WHEN c.ord = 1 THEN u."fundedBefore" ELSE LEAST(u."fundedBefore", u.before - c.upto + c.a) END
+               - LEAST(u."fundedBefore", u.before - c.upto) AS taken
+      FROM c, u
+    ), funded AS (
+      UPDATE message_batches b SET "agentFunded" = b."agentFunded" + s.taken
+      FROM steps s
+      WHERE b.id = s.b AND b."agentId" = s."agentId" AND s.taken > 0
+    ), log AS (
+      INSERT INTO balance_logs ("tenantId", "userId", type, amount, "balanceAfter", "operatorId", "batchId")
+      SELECT ${tenantId}::int, ${userId}::int, ${BalanceLogType.CONSUME}::smallint, -s.a, s.after,
+             ${group.operatorId}::int, s.b
+      FROM steps s ORDER BY s.ord
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM log)::int AS n`;
+  let n = (await apply())[0]?.n ?? 0;
+  if (n === 0) {
+    // As in applyBalanceChange: a concurrent commit while this statement waited for the lock can make the join
+    // miss the row; the lock is ours now, and the same statement with a fresh snapshot sees the newest row.
+    n = (await apply())[0]?.n ?? 0;
+  }
+  return n === charges.length;
+}
+
 interface BatchFundingBack {
   /** Money units of the refund that go back to the customer's agent-funded money. */
   units: bigint;

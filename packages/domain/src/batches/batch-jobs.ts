@@ -9,6 +9,7 @@
 
 import {
   batchJobId,
+  batchJobKey,
   bullPrefix,
   bullQueuePrefix,
   DEFAULT_RETRY_POLICIES,
@@ -28,6 +29,8 @@ export interface BatchJobs {
   ingest(batchId: bigint): Promise<void>;
   /** scheduledAt in the future: the job waits until then. */
   dispatch(batchId: bigint, scheduledAt: Date | null): Promise<void>;
+  /** Batches due now whose creation time the caller holds (no read for their job keys), in one round trip. */
+  dispatchNow(batches: ReadonlyArray<{ id: bigint; createdAt: Date }>): Promise<void>;
   /**
    * A new schedule for a batch already in 20: a dispatch job still waiting gets the new delay, else one is
    * added. (A job that fires early finds the batch not due and does nothing; the scheduler comes back for it.)
@@ -84,6 +87,16 @@ export function bullBatchJobs(
         ...JOB_OPTIONS.dispatch,
         delay: scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0,
       }),
+    dispatchNow: async (batches) => {
+      if (batches.length === 0) return;
+      await queue(QUEUE.dispatchBatch).addBulk(
+        batches.map((b) => ({
+          name: QUEUE.dispatchBatch,
+          data: { batchId: b.id.toString() },
+          opts: { ...JOB_OPTIONS.dispatch, jobId: batchJobId(QUEUE.dispatchBatch, batchJobKey(b.id, b.createdAt)) },
+        })),
+      );
+    },
     reschedule: async (batchId, scheduledAt) => {
       const delay = scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0;
       const id = await jobId(QUEUE.dispatchBatch, batchId);

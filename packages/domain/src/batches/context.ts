@@ -88,13 +88,16 @@ export async function loadSubmitContext(db: Db, userId: number): Promise<SubmitC
  * Numbers without "+" or "00" are national numbers of the tenant's domestic country when the tenant runs in
  * domestic mode or the customer's own numbering is domestic; otherwise they are read as international.
  */
-export function numberReading(ctx: SubmitContext): NumberReading {
+export function numberReading(ctx: {
+  customer: Pick<Customer, "international">;
+  rules: Pick<TenantRules, "international" | "domesticCountry">;
+}): NumberReading {
   const domestic = !ctx.rules.international || !ctx.customer.international;
   return { domesticCountry: domestic ? ctx.rules.domesticCountry : null };
 }
 
 /** 403 with the reason when identity authentication (or a frozen account) does not allow sending now. */
-export function assertMaySubmit(customer: Customer, now: Date): void {
+export function assertMaySubmit(customer: Omit<Customer, "balance">, now: Date): void {
   const d = canSubmitBatches(customer, now);
   if (!d.allowed) throw new AppError(403, d.reason);
 }

@@ -57,7 +57,8 @@ export type MaterializeTarget =
   | { kind: "ingest"; batchId: bigint; spec: BatchSpec };
 
 export interface MaterializeInput {
-  customer: Customer;
+  /** The balance is not read from here: the charge's conditional update decides. */
+  customer: Omit<Customer, "balance">;
   rules: TenantRules;
   target: MaterializeTarget;
   sorted: NumberSorter;

@@ -1,6 +1,7 @@
 // What the batch services need from the outside world, made once per API process and shared by the modules that
 // make and move batches (batch submission, batch transitions, the developer API): one producer of batch jobs and
 // one outcome subscriber (outcome-signal.ts). Registered in app.ts before those modules; they read app.batchDeps.
+import { UserType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
 import { bullCallbackJobs, type CallbackJobs } from "@switchboard/domain/callback-jobs";
@@ -10,6 +11,8 @@ import type { FileStorage } from "@switchboard/domain/storage";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { OutcomeSignal } from "./outcome-signal";
+import { SingleSendLane } from "./single-lane";
+import { SubmitMemory } from "./submit-memory";
 
 export interface BatchDeps {
   prisma: PrismaClient;
@@ -25,6 +28,8 @@ export interface BatchDeps {
   singleWaitMs: number;
   /** Wakes mode 1 answers when the workers have written their outcome. */
   outcomes: OutcomeSignal;
+  /** Single sends written in groups, checked against what memory holds (single-lane.ts, submit-memory.ts). */
+  lane: SingleSendLane;
   /** Tracked links: where short links are served (a submitted content keeps it) and their key. */
   links: LinkSettings;
   log: FastifyBaseLogger;
@@ -41,10 +46,28 @@ export const batchDepsPlugin = fp(
     const { prisma, config, redis } = app.deps;
     const jobs = bullBatchJobs(redis, config.REDIS_PREFIX, prisma);
     const outcomes = new OutcomeSignal(redis, config.REDIS_PREFIX);
+    const memory = new SubmitMemory({
+      prisma,
+      databaseUrl: config.DATABASE_URL,
+      // A lost database is the outage's one line at a bounded rate (plugins/outages.ts).
+      onError: (err) => {
+        if (!app.outages.report(err)) app.log.warn({ err: { message: err.message } }, "submit memory: notifications");
+      },
+    });
+    memory.start();
+    // Staff change what memory holds (prices, products, routes, settings, accounts): a change made through this
+    // process is seen by its next request at once, without waiting for the notification's round trip.
+    // Before the answer leaves (the change is committed by then), so the caller's next request cannot overtake it.
+    app.addHook("onSend", async (req, _reply, payload) => {
+      if (req.method !== "GET" && req.method !== "HEAD" && req.principal && req.principal.type !== UserType.USER)
+        memory.forget();
+      return payload;
+    });
+    const lane = new SingleSendLane(prisma, memory, app.log);
     const callbacks = bullCallbackJobs(redis, config.REDIS_PREFIX, prisma, (err) =>
       app.log.error({ err }, "could not enqueue batch_status callbacks"),
     );
-    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close(), callbacks.close()]));
+    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close(), callbacks.close(), memory.close()]));
     app.decorate("batchDeps", {
       prisma,
       redis,
@@ -54,6 +77,7 @@ export const batchDepsPlugin = fp(
       callbacks,
       singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
       outcomes,
+      lane,
       links: linkSettings(config),
       log: app.log,
     } satisfies BatchDeps);

@@ -23,14 +23,11 @@ import {
   assertMaySubmit,
   assertTaskSupported,
   checkSchedule,
-  loadSubmitContext,
   numberReading,
-  resolveProduct,
-  type SubmitContext,
   senderIdOf,
   unitsPerNumber,
 } from "@switchboard/domain/batches/context";
-import { type BatchSpec, materializeBatch } from "@switchboard/domain/batches/materialize";
+import { type BatchSpec, type Materialized, materializeBatch } from "@switchboard/domain/batches/materialize";
 import { checkNumberFile } from "@switchboard/domain/batches/number-file";
 import { decodeOutcome, NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import { assertNoVariables, contentVariables } from "@switchboard/domain/batches/personalise";
@@ -42,6 +39,8 @@ import { AppError, parseInput } from "../../lib/errors";
 import { withIdempotencyKey } from "../developer/idempotency";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
+import type { LaneMaterialized } from "./single-lane";
+import type { HeldContext } from "./submit-memory";
 
 export interface SubmitOptions {
   source: BatchSource;
@@ -77,11 +76,17 @@ async function batchByKey(db: Db, userId: number, key: string | null | undefined
  * charged batch into an error answer (the client would submit and pay again): it is logged, and the workers'
  * scheduler picks up batches left in status 20.
  */
-async function enqueueDispatch(deps: BatchDeps, batchId: bigint, scheduledAt: Date | null): Promise<void> {
+async function enqueueDispatch(
+  deps: BatchDeps,
+  made: { batchId: bigint; createdAt?: Date },
+  scheduledAt: Date | null,
+): Promise<void> {
   try {
-    await deps.jobs.dispatch(batchId, scheduledAt);
+    if (made.createdAt && scheduledAt === null)
+      await deps.jobs.dispatchNow([{ id: made.batchId, createdAt: made.createdAt }]);
+    else await deps.jobs.dispatch(made.batchId, scheduledAt);
   } catch (err) {
-    deps.log.error({ err, batchId: batchId.toString() }, "could not enqueue dispatch-batch; the scheduler will");
+    deps.log.error({ err, batchId: made.batchId.toString() }, "could not enqueue dispatch-batch; the scheduler will");
   }
 }
 
@@ -98,10 +103,12 @@ async function prepare(
   },
   mode: { submitMode: number; source: BatchSource; idempotencyKey: string | null },
   now: Date,
-): Promise<{ ctx: SubmitContext; spec: BatchSpec }> {
-  const ctx = await loadSubmitContext(deps.prisma, userId);
+): Promise<{ ctx: HeldContext; spec: BatchSpec }> {
+  // Account, rules and product as memory holds them (read once, forgotten on any change: submit-memory.ts).
+  const { memory } = deps.lane;
+  const ctx = await memory.context(userId);
   assertMaySubmit(ctx.customer, now);
-  const product = await resolveProduct(deps.prisma, ctx.customer.tenantId, input);
+  const product = await memory.product(ctx.customer.tenantId, input);
   assertTaskSupported(product, input.taskType);
   assertContentFits(product, input.content);
   const scheduledAt = checkSchedule(input.scheduledAt, now);
@@ -248,9 +255,12 @@ async function createBatch(
   for (const n of inputs) sorted.add(n);
   if (body.submitMode === SubmitMode.SINGLE) assertSingleUsable(sorted);
 
-  let made: Awaited<ReturnType<typeof materializeBatch>>;
+  let made: Materialized | LaneMaterialized;
   try {
-    made = await materializeBatch(deps.prisma, { ...ctx, target: { kind: "create", spec }, sorted });
+    // A single send goes through the lane when it qualifies (written in a group with others); else as any batch.
+    made =
+      (await deps.lane.materialize(ctx, spec, sorted)) ??
+      (await materializeBatch(deps.prisma, { ...ctx, target: { kind: "create", spec }, sorted }));
   } catch (err) {
     // A parallel request with the same key committed first: answer with its batch.
     if (key && isUniqueViolation(err)) {
@@ -259,7 +269,7 @@ async function createBatch(
     }
     throw body.submitMode === SubmitMode.SINGLE ? singleNotServed(err, sorted) : err;
   }
-  if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made.batchId, spec.scheduledAt);
+  if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made, spec.scheduledAt);
 
   const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
   const single =
@@ -287,7 +297,7 @@ export async function submitFileBatch(
   opts: SubmitOptions,
   now: Date,
 ): Promise<Submitted<BatchFileSubmitResult>> {
-  const first = await loadSubmitContext(deps.prisma, userId);
+  const first = await deps.lane.memory.context(userId);
   assertMaySubmit(first.customer, now);
   const upload = await receive(first.customer.tenantId);
   try {

@@ -1,0 +1,190 @@
+// The single-send lane (issue 20): a batch of one number sent now (mode 1, or mode 2 with one number: one-time
+// codes, alerts) written without a transaction of its own. Single sends of one customer that arrive while its
+// previous group is being written wait and are written together, in one transaction of four statements whatever
+// their number (group commit): the opt-out probe, the batches and their recipients (one statement), and the
+// customer's charge (ledger.consumeForBatches: one lock of its row, one log row per batch). What a send is checked
+// and priced against comes from memory (submit-memory.ts). Each batch is the same row, in the same status (20, its
+// review passed), with the same recipient, price and log row as materializeBatch writes for it.
+//
+// Anything out of the ordinary takes the usual path (materializeBatch), which answers it exactly: a number that
+// is not valid, served or allowed, content that needs more than a price and a channel (RCS with SMS fallback,
+// WhatsApp), review, a schedule. A group whose transaction fails (a balance that does not cover the whole group,
+// two sends with one idempotency key, a lost connection) writes nothing, and each of its sends takes the usual
+// path on its own, so the caller still gets its own answer (402 for the ones the balance did not cover).
+import { BatchStatus, contentText, ProductCode, TaskType } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { type SubmitContext, senderIdOf } from "@switchboard/domain/batches/context";
+import { type BatchSpec, INSERT_CHUNK, type Materialized } from "@switchboard/domain/batches/materialize";
+import type { NumberSorter } from "@switchboard/domain/batches/number-sorter";
+import { optedOutAmong } from "@switchboard/domain/batches/opt-out-usage";
+import { reviewReasons } from "@switchboard/domain/batches/review";
+import { consumeForBatches, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
+import type { FastifyBaseLogger } from "fastify";
+import type { HeldContext, ServedQuote, SubmitMemory } from "./submit-memory";
+
+/** One single send ready to be written. */
+interface LaneSend {
+  customer: HeldContext["customer"];
+  spec: BatchSpec;
+  phone: string;
+  countryCode: string;
+  quote: ServedQuote;
+}
+
+/** What the group wrote for a send; null: nothing, the usual path takes it. */
+type Written = { batchId: bigint; createdAt: Date } | null;
+
+/** Sends written in one transaction at most (the statements' arrays stay small; more waits for the next group). */
+const GROUP_MAX = Math.min(500, INSERT_CHUNK);
+
+/** A materialised single send, with the creation time its job key needs (no read for it). */
+export type LaneMaterialized = Materialized & { createdAt: Date };
+
+export class SingleSendLane {
+  /** Sends waiting for their customer's group, by customer. */
+  private readonly waiting = new Map<number, Array<{ send: LaneSend; done: (w: Written) => void }>>();
+  /** Customers whose group is being written. */
+  private readonly writing = new Set<number>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    readonly memory: SubmitMemory,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * Writes a single send through the lane when it qualifies: its batch, recipient and charge committed, status 20.
+   * Null when it does not qualify or its group could not be written: the caller takes the usual path.
+   */
+  async materialize(
+    ctx: HeldContext | SubmitContext,
+    spec: BatchSpec,
+    sorted: NumberSorter,
+  ): Promise<LaneMaterialized | null> {
+    const phone = sorted.phones[0];
+    const countryCode = sorted.countries[0];
+    if (sorted.phones.length !== 1 || sorted.total !== 1 || phone === undefined || countryCode === undefined)
+      return null;
+    if (spec.scheduledAt !== null || spec.taskType !== TaskType.MESSAGE || !priceAndChannelOnly(spec)) return null;
+    // A batch that review would hold is written by the usual path with its reasons.
+    if (reviewReasons(ctx.rules, ctx.customer, contentText(spec.content), 1).length > 0) return null;
+    const { customer } = ctx;
+    const quote = await this.memory.quote(customer.id, spec.productId, spec.units, countryCode);
+    if (!quote || !(await this.memory.senderIdApproved(customer.id, spec, countryCode))) return null;
+    const written = await this.enqueue({ customer, spec, phone, countryCode, quote });
+    if (!written) return null;
+    return {
+      batchId: written.batchId,
+      createdAt: written.createdAt,
+      status: BatchStatus.PENDING_SEND,
+      cost: quote.price,
+      quote: { countries: new Map([[countryCode, quote]]) },
+      optedOut: new Set(),
+    };
+  }
+
+  private enqueue(send: LaneSend): Promise<Written> {
+    return new Promise((done) => {
+      const id = send.customer.id;
+      const queue = this.waiting.get(id);
+      if (queue) queue.push({ send, done });
+      else this.waiting.set(id, [{ send, done }]);
+      if (!this.writing.has(id)) void this.writeGroups(id);
+    });
+  }
+
+  /** Writes the customer's waiting sends, a group at a time, until none waits. */
+  private async writeGroups(customerId: number): Promise<void> {
+    this.writing.add(customerId);
+    try {
+      for (;;) {
+        const queue = this.waiting.get(customerId);
+        if (!queue || queue.length === 0) break;
+        const group = queue.splice(0, GROUP_MAX);
+        if (queue.length === 0) this.waiting.delete(customerId);
+        let written: Written[];
+        try {
+          written = await this.writeGroup(group.map((g) => g.send));
+        } catch (err) {
+          // Nothing was written: each send takes the usual path, which answers it on its own.
+          if (!(err instanceof GroupUnaffordable))
+            this.log.warn(
+              { err: { message: (err as Error).message }, sends: group.length },
+              "single-send group not written",
+            );
+          written = group.map(() => null);
+        }
+        for (const [i, g] of group.entries()) g.done(written[i] ?? null);
+      }
+    } finally {
+      this.writing.delete(customerId);
+    }
+  }
+
+  /** One transaction for one customer's group; a send on the customer's opt-out list is left to the usual path. */
+  private writeGroup(sends: LaneSend[]): Promise<Written[]> {
+    const customer = sends[0]!.customer;
+    return this.prisma.$transaction(async (tx) => {
+      const optedOut = await optedOutAmong(
+        tx,
+        customer.id,
+        sends.map((s) => s.phone),
+      );
+      const kept = sends.map((s, i) => ({ s, i })).filter(({ s }) => !optedOut.has(s.phone));
+      const written: Written[] = sends.map(() => null);
+      if (kept.length === 0) return written;
+      const col = <T>(f: (s: LaneSend) => T) => kept.map(({ s }) => f(s));
+      // Ids drawn first, so each batch's recipient is written beside it in the same statement and the batch knows
+      // its recipient's id bounds (recipientIdFrom/To: exclusive, as materializeBatch draws them).
+      const rows = await tx.$queryRaw<Array<{ ord: bigint; id: bigint; createdAt: Date }>>`
+        WITH v AS (
+          SELECT t.*, nextval(pg_get_serial_sequence('message_batches', 'id')) AS bid,
+                 nextval(pg_get_serial_sequence('recipients', 'id')) AS rid
+          FROM unnest(${col((s) => s.spec.productId)}::int[], ${col((s) => s.spec.productCode)}::int[],
+                      ${col((s) => s.spec.submitMode)}::int[], ${col((s) => s.spec.source)}::int[],
+                      ${col((s) => JSON.stringify(s.spec.content))}::text[], ${col((s) => senderIdOf(s.spec.content))}::text[],
+                      ${col((s) => s.spec.units)}::int[], ${col((s) => s.spec.idempotencyKey)}::text[],
+                      ${col((s) => s.quote.price)}::bigint[], ${col((s) => s.phone)}::text[],
+                      ${col((s) => s.countryCode)}::text[], ${col((s) => s.quote.channelId)}::int[])
+            WITH ORDINALITY AS t(pid, pcode, mode, src, content, sender, units, ikey, price, phone, cc, ch, ord)
+        ), b AS (
+          INSERT INTO message_batches (id, "tenantId", "userId", "agentId", "productId", "productCode", "taskType",
+                                       "submitMode", source, status, content, "senderId", segments, "idempotencyKey",
+                                       "totalCount", "validCount", "ingestedCount", cost, "recipientIdFrom",
+                                       "recipientIdTo", "updatedAt")
+          SELECT bid, ${customer.tenantId}::int, ${customer.id}::int, ${customer.agentId}::int, pid, pcode,
+                 ${TaskType.MESSAGE}::smallint, mode, src, ${BatchStatus.PENDING_SEND}::smallint, content::jsonb,
+                 sender, units, ikey, 1, 1, 1, price, rid - 1, rid + 1, now()
+          FROM v
+          RETURNING id, "createdAt"
+        ), r AS (
+          INSERT INTO recipients (id, "batchId", phone, "countryCode", "channelId", segments, price)
+          SELECT rid, bid, phone, cc, ch, units, price FROM v
+        )
+        SELECT v.ord, b.id, b."createdAt" FROM v JOIN b ON b.id = v.bid ORDER BY v.ord`;
+      const charged = await consumeForBatches(tx, {
+        tenantId: customer.tenantId,
+        userId: customer.id,
+        operatorId: customer.id,
+        // A free message takes nothing and writes no log row, as materializeBatch does.
+        charges: rows
+          .map((r) => ({ batchId: r.id, amount: kept[Number(r.ord) - 1]!.s.quote.price }))
+          .filter((c) => c.amount > 0n),
+      });
+      // The balance does not cover the whole group: roll back, and each send is charged on its own.
+      if (!charged) throw new GroupUnaffordable();
+      for (const r of rows) written[kept[Number(r.ord) - 1]!.i] = { batchId: r.id, createdAt: r.createdAt };
+      return written;
+    }, LEDGER_TX_OPTIONS);
+  }
+}
+
+/** A group's sum is more than the balance: an everyday answer (402 for some of them), not a fault. */
+class GroupUnaffordable extends Error {}
+
+/** Content whose batch needs only a price and a channel per country: SMS, and RCS without an SMS fallback. */
+function priceAndChannelOnly(spec: BatchSpec): boolean {
+  const c = spec.content;
+  if (c.product === ProductCode.SMS) return true;
+  return c.product === ProductCode.RCS && !c.fallbackText;
+}

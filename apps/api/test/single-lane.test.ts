@@ -1,0 +1,155 @@
+// The single-send lane (modules/batch-submit/single-lane.ts): single sends of one customer that arrive together are
+// written in groups, one transaction each, and every batch is what the usual path would have written (its own
+// recipient, exact charge, one consume row, the agent's share of the money as if charged one by one); a group the
+// balance does not cover, or holding an opted-out number, still answers each send on its own; what the lane holds
+// in memory is forgotten as soon as a price or the account changes.
+import { BalanceLogType, BatchStatus, parseMoney } from "@switchboard/contracts";
+import { applyBalanceChange } from "@switchboard/domain/ledger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Account, BatchFixtures, type BatchWorld, multiple, PRICES, post } from "./batch-fixtures";
+import { createTestApp, type TestContext } from "./helpers";
+
+interface SubmitData {
+  batch: { id: string; status: number; cost: string };
+}
+
+let t: TestContext;
+let fx: BatchFixtures;
+let w: BatchWorld;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new BatchFixtures(t);
+  w = await fx.world();
+});
+
+afterAll(async () => {
+  await fx.expectLedgersReplay();
+  await fx.close();
+  await t.close();
+});
+
+let seq = 0;
+/** A US number of its own for every send (US: 80 units a segment). */
+const usNumber = () => `+1212555${String(1000 + (seq++ % 9000)).padStart(4, "0")}`;
+
+const sendOne = (c: Account, number = usNumber()) =>
+  post<SubmitData>(t, "/batch/submit", c.token, multiple(w, [number]));
+
+/** Sends all at once (the lane sees them while a group is being written). */
+const sendAll = (c: Account, numbers: string[]) => Promise.all(numbers.map((n) => sendOne(c, n)));
+
+describe("single sends written in groups", () => {
+  it("each send is its own batch, recipient and consume row, charged exactly, and groups share transactions", async () => {
+    const c = await fx.customer(w, "100.00");
+    const answers = await sendAll(
+      c,
+      Array.from({ length: 60 }, () => usNumber()),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const ids = answers.map((a) => a.body.data.batch.id);
+    expect(new Set(ids).size).toBe(60);
+    for (const id of ids) {
+      const batch = await fx.expectExactCharge(id);
+      expect(batch).toMatchObject({ status: BatchStatus.PENDING_SEND, validCount: 1, totalCount: 1, cost: PRICES.US });
+      expect(batch.recipientIdFrom! < batch.recipientIdTo!).toBe(true);
+      // Each waits for the workers with its own job (named by its id and creation time).
+      expect(await fx.job("dispatch-batch", id)).toBeDefined();
+    }
+    expect(await fx.balance(c.id)).toBe(parseMoney("100.00")! - 60n * PRICES.US!);
+    // Rows written by one transaction share its id: 60 sends took fewer transactions than sends.
+    const [row] = await t.prisma.$queryRaw<Array<{ txs: number }>>`
+      SELECT count(DISTINCT xmin::text)::int AS txs FROM message_batches WHERE "userId" = ${c.id}`;
+    expect(row?.txs).toBeLessThan(60);
+  });
+
+  it("takes the agent's money in each batch's share exactly as one charge after another would", async () => {
+    const c = await fx.customer(w, "0.5000"); // the platform's money: 5,000 units
+    // 2,000 units paid in by the agent: spending takes the platform's money first, then the agent's.
+    await t.prisma.$transaction((tx) =>
+      applyBalanceChange(tx, {
+        tenantId: w.tenantId,
+        userId: c.id,
+        type: BalanceLogType.RECHARGE,
+        amount: 2_000n,
+        fundingAgentId: w.agent.id,
+      }),
+    );
+    const answers = await sendAll(
+      c,
+      Array.from({ length: 80 }, () => usNumber()), // 6,400 units: the last 1,400 are the agent's
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const logs = (await fx.logs(c.id)).filter((l) => l.type === BalanceLogType.CONSUME);
+    expect(logs).toHaveLength(80);
+    let agentsBefore = 2_000n;
+    for (const log of logs) {
+      const agentsAfter = agentsBefore < log.balanceAfter ? agentsBefore : log.balanceAfter;
+      const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: log.batchId! } });
+      expect(batch.agentFunded, `batch ${batch.id}`).toBe(agentsBefore - agentsAfter);
+      agentsBefore = agentsAfter;
+    }
+    const user = await t.prisma.user.findUniqueOrThrow({ where: { id: c.id } });
+    expect(user).toMatchObject({ balance: 600n, agentFunded: 600n });
+  });
+
+  it("a group the balance does not cover answers each send on its own: those that fit are sent, the others 402", async () => {
+    const c = await fx.customer(w, "0.0400"); // 400 units: five sends
+    const answers = await sendAll(
+      c,
+      Array.from({ length: 8 }, () => usNumber()),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => a.status)).toEqual([402, 402, 402]);
+    expect(await fx.balance(c.id)).toBe(0n);
+    expect(await fx.batchCount(c.id)).toBe(5);
+  });
+
+  it("an opted-out number among the group is refused as it always is; the others are written", async () => {
+    const c = await fx.customer(w, "10.00");
+    const numbers = Array.from({ length: 6 }, () => usNumber());
+    await t.prisma.optOut.create({ data: { tenantId: w.tenantId, userId: c.id, phone: numbers[2]!, source: 1 } });
+    const answers = await sendAll(c, numbers);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 400, 200, 200, 200]);
+    expect(answers[2]!.body.message).toMatch(/opt/i);
+    expect(await fx.batchCount(c.id)).toBe(5);
+  });
+});
+
+describe("what the lane holds in memory", () => {
+  /** Sends until `check` holds of an answer (the notification reaches the API within moments), at most 5 s. */
+  async function sendUntil(c: Account, check: (a: Awaited<ReturnType<typeof sendOne>>) => boolean) {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const answer = await sendOne(c);
+      if (check(answer) || Date.now() > deadline) return answer;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it("a price changed by hand is the next sends' price", async () => {
+    const world = await fx.world();
+    const c = await fx.customer(world, "10.00");
+    const send = () => post<SubmitData>(t, "/batch/submit", c.token, multiple(world, [usNumber()]));
+    expect((await send()).body.data.batch.cost).toBe("0.0080");
+    await t.prisma.price.updateMany({
+      where: { productId: world.productId, countryCode: "US" },
+      data: { unitPrice: 95n },
+    });
+    const deadline = Date.now() + 5_000;
+    let cost = "";
+    while (Date.now() < deadline && cost !== "0.0095") {
+      cost = (await send()).body.data.batch.cost;
+    }
+    expect(cost).toBe("0.0095");
+  });
+
+  it("a customer whose identity check is withdrawn by hand cannot send", async () => {
+    const c = await fx.customer(w, "10.00");
+    expect((await sendOne(c)).status).toBe(200);
+    await t.prisma.user.update({ where: { id: c.id }, data: { authStatus: 0, authRequirement: 0 } });
+    const refused = await sendUntil(c, (a) => a.status === 403);
+    expect(refused.status).toBe(403);
+  });
+});
