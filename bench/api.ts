@@ -194,6 +194,9 @@ async function main() {
     );
   } finally {
     await pool.close();
+    // The workers first, while the SMSC still answers: mode 2's last sends drain instead of retrying a dead link
+    // until the workers' shutdown gives up (minutes).
+    await platform.stopServers();
     for (const p of procs) p.kill("SIGTERM");
     await platform.close();
   }

@@ -39,6 +39,7 @@ import { AppError, parseInput } from "../../lib/errors";
 import { withIdempotencyKey } from "../developer/idempotency";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
+import type { OutcomeWatch } from "./outcome-signal";
 import type { LaneMaterialized } from "./single-lane";
 import type { HeldContext } from "./submit-memory";
 
@@ -174,14 +175,14 @@ const SINGLE_RECIPIENT = {
 } as const;
 
 /** Mode 1: the one recipient once the provider answered (send result leaves 0), or as it is when the wait ends. */
-async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint) {
+async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint, watch: OutcomeWatch) {
   const read = async () => {
     const r = await deps.prisma.recipient.findFirst({ where: { batchId }, select: SINGLE_RECIPIENT });
     if (!r) throw new Error(`batch ${batchId} has no recipient`);
     return r;
   };
   return deps.outcomes.wait(
-    batchId,
+    watch,
     Date.now() + deps.singleWaitMs,
     async () => {
       const r = await read();
@@ -191,11 +192,12 @@ async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint) {
   );
 }
 
-async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, scheduledAt: Date | null) {
+/** Mode 1's answer: a watch (started before the dispatch was enqueued) when the batch is being sent now. */
+async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, watch: OutcomeWatch | null) {
   if (status === BatchStatus.UNDER_REVIEW) return { outcome: "under_review" as const, recipient: null };
-  const waited = scheduledAt === null;
+  const waited = watch !== null;
   const r = waited
-    ? await awaitSingleOutcome(deps, batchId)
+    ? await awaitSingleOutcome(deps, batchId, watch)
     : await deps.prisma.recipient.findFirstOrThrow({
         where: { batchId },
         select: SINGLE_RECIPIENT,
@@ -269,12 +271,14 @@ async function createBatch(
     }
     throw body.submitMode === SubmitMode.SINGLE ? singleNotServed(err, sorted) : err;
   }
+  const sendsNow = made.status === BatchStatus.PENDING_SEND && spec.scheduledAt === null;
+  const watch = body.submitMode === SubmitMode.SINGLE && sendsNow ? await deps.outcomes.watch(made.batchId) : null;
   if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made, spec.scheduledAt);
 
   const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
   const single =
     body.submitMode === SubmitMode.SINGLE
-      ? await singleAnswer(deps, made.batchId, made.status, spec.scheduledAt)
+      ? await singleAnswer(deps, made.batchId, made.status, watch)
       : { outcome: null, recipient: null };
   return {
     result: { batch: await batchRowById(deps.prisma, made.batchId, opts.lang), numbers, ...single },
