@@ -27,7 +27,7 @@ import { badRequest } from "../errors";
 import { applyBalanceChange, LEDGER_TX_OPTIONS, unaffordable } from "../ledger";
 import { type Customer, senderIdOf, type TenantRules } from "./context";
 import type { NumberSorter } from "./number-sorter";
-import { optedOutAmong } from "./opt-out-usage";
+import { optedOutAll, optedOutAmong } from "./opt-out-usage";
 import { type BatchQuote, type CountryQuote, type FallbackAsk, fallbackAsk, priceOf, quoteBatch } from "./quote";
 import { reviewReasons } from "./review";
 import { assertSenderIdApproved } from "./sender-id-usage";
@@ -88,6 +88,34 @@ export class BatchGoneError extends Error {
   }
 }
 
+/** A customer's opt-out list up to this size is held for a file's ingest; a longer one is probed per chunk. */
+const OPT_OUTS_HELD = 200_000;
+
+/** One chunk's INSERT arguments (RecipientWriter.prepare). */
+interface PreparedRows {
+  served: {
+    codes: string[];
+    channelIds: number[];
+    prices: string[];
+    primary: Array<string | null>;
+    fallback: Array<string | null>;
+  };
+  classes: {
+    countries: number[];
+    segments: number[];
+    prices: string[];
+    primary: Array<string | null>;
+    fallback: Array<string | null>;
+  };
+  /** Rows of the statement, and their numbers, country indexes, price classes and values as one text each. */
+  count: number;
+  phones: string;
+  countries: string;
+  cls: string;
+  vars: string;
+  personal: boolean;
+}
+
 /** Prices and routes each country once, when its first number comes up. */
 class CountryPricing {
   readonly quote: BatchQuote = { countries: new Map() };
@@ -137,6 +165,9 @@ class RecipientWriter {
   >();
   private taken = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** The chunks' preparations, in order, ahead of the INSERTs (take()). */
+  private preparing: Promise<void> = Promise.resolve();
+  private heldOptOuts: Promise<Set<string> | null> | undefined;
   private failure: { err: unknown } | null = null;
 
   constructor(
@@ -180,7 +211,15 @@ class RecipientWriter {
       const from = this.taken;
       const to = Math.min(from + INSERT_CHUNK, ready);
       this.taken = to;
-      this.chain = this.chain.then(() => this.write(from, to));
+      // Each chunk's rows are prepared (priced, filtered, built: our CPU) as soon as it is sorted, in order, while
+      // the previous chunk's INSERT runs on the server; the INSERTs follow one another. Preparing inside the chain
+      // left the server idle while we built the next statement, and us idle while it ran.
+      const prepared = this.preparing.then(() => this.prepare(from, to));
+      this.preparing = prepared.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.chain = this.chain.then(() => prepared).then((rows) => this.insert(rows));
       // Remembered here and thrown by take() or finish(): the reader is still going when a write fails.
       this.chain.catch((err: unknown) => {
         this.failure ??= { err };
@@ -205,10 +244,34 @@ class RecipientWriter {
     return new Set([...open].filter(([phone, on]) => on.has(channelOf.get(phone) ?? -1)).map(([phone]) => phone));
   }
 
-  private async write(from: number, to: number): Promise<void> {
+  /**
+   * Those of rows [from, to) on the customer's opt-out list. A list of at most OPT_OUTS_HELD numbers is read once
+   * (a query per chunk would wait behind the previous chunk's INSERT on the transaction's connection, and the
+   * preparation with it); a longer one is probed per chunk.
+   */
+  private async optedOut(from: number, to: number): Promise<ReadonlySet<string>> {
+    const held = await this.loadOptOuts();
+    if (held) return held;
+    return optedOutAmong(this.tx, this.pricing.ask.customerId, this.sorted.phones.slice(from, to));
+  }
+
+  /** Starts reading the customer's opt-out list when it is short enough to hold (once; null: probe per chunk). */
+  loadOptOuts(): Promise<Set<string> | null> {
+    const customerId = this.pricing.ask.customerId;
+    this.heldOptOuts ??= (async () => {
+      const n = await this.tx.optOut.count({ where: { userId: customerId } });
+      return n <= OPT_OUTS_HELD ? new Set(await optedOutAll(this.tx, customerId)) : null;
+    })();
+    // A failure is the first chunk's to report (its preparation awaits the same promise).
+    this.heldOptOuts.catch(() => undefined);
+    return this.heldOptOuts;
+  }
+
+  /** Rows [from, to) priced, filtered and built into the INSERT's arrays (counted here, in chunk order). */
+  private async prepare(from: number, to: number): Promise<PreparedRows> {
     const { phones, countries } = this.sorted;
     await this.pricing.cover(countries.slice(from, to));
-    const optedOut = await optedOutAmong(this.tx, this.pricing.ask.customerId, phones.slice(from, to));
+    const optedOut = await this.optedOut(from, to);
     const open = this.needsOpenWindow ? await this.openWindows(from, to) : null;
     // Country, channel and price travel once per country of the statement; each row carries the index (1-based).
     // The numbers (E.164: digits and "+") and indexes go as one comma-joined text each: quoting 10,000 array
@@ -291,7 +354,22 @@ class RecipientWriter {
     // A cost past what any balance may hold cannot be afforded: 402 like any short balance, before a price or sum
     // beyond the BIGINT columns reaches a statement (prices set before their bound could make one).
     if (this.cost > MAX_BALANCE_UNITS) throw await unaffordable(this.tx, this.pricing.ask.customerId);
-    if (rows.phones.length > 0 && personal) {
+    // The arguments' texts are joined here too, off the INSERTs' turn.
+    return {
+      served,
+      classes,
+      count: rows.phones.length,
+      phones: rows.phones.join(","),
+      countries: rows.country.join(","),
+      cls: own.cls.join(","),
+      vars: personal ? `[${own.vars.join(",")}]` : "",
+      personal: personal !== null && personal !== undefined,
+    };
+  }
+
+  private async insert(prepared: PreparedRows): Promise<void> {
+    const { served, classes, personal } = prepared;
+    if (prepared.count > 0 && personal) {
       // The numbers and class indexes as one text each, the values as one JSON array: parsed once by the server
       // and zipped row by row (ROWS FROM), not 10,000 array elements quoted one by one.
       await this.tx.$executeRaw`
@@ -300,28 +378,28 @@ class RecipientWriter {
         SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[c.k], (${served.channelIds}::int[])[c.k],
                c.s, c.pr, c.pp, c.fp, r.v
         FROM ROWS FROM (
-          unnest(string_to_array(${rows.phones.join(",")}, ',')),
-          unnest(string_to_array(${own.cls.join(",")}, ',')::int[]),
-          jsonb_array_elements(${`[${own.vars.join(",")}]`}::jsonb)
+          unnest(string_to_array(${prepared.phones}, ',')),
+          unnest(string_to_array(${prepared.cls}, ',')::int[]),
+          jsonb_array_elements(${prepared.vars}::jsonb)
         ) AS r(p, c, v)
         CROSS JOIN LATERAL (
           SELECT (${classes.countries}::int[])[r.c] AS k, (${classes.segments}::smallint[])[r.c] AS s,
                  (${classes.prices}::bigint[])[r.c] AS pr, (${classes.primary}::bigint[])[r.c] AS pp,
                  (${classes.fallback}::bigint[])[r.c] AS fp
         ) c`;
-      this.valid += rows.phones.length;
-    } else if (rows.phones.length > 0) {
+      this.valid += prepared.count;
+    } else if (prepared.count > 0) {
       await this.tx.$executeRaw`
         INSERT INTO recipients ("batchId", phone, "countryCode", "channelId", segments, price, "primaryPrice",
                                 "fallbackPrice")
         SELECT ${this.batchId}::bigint, r.p, (${served.codes}::text[])[r.k], (${served.channelIds}::int[])[r.k],
                ${this.units}::smallint, (${served.prices}::bigint[])[r.k], (${served.primary}::bigint[])[r.k],
                (${served.fallback}::bigint[])[r.k]
-        FROM unnest(string_to_array(${rows.phones.join(",")}, ','), string_to_array(${rows.country.join(",")}, ',')::int[])
+        FROM unnest(string_to_array(${prepared.phones}, ','), string_to_array(${prepared.countries}, ',')::int[])
           AS r(p, k)`;
-      this.valid += rows.phones.length;
+      this.valid += prepared.count;
     }
-    await this.progress(rows.phones.length);
+    await this.progress(prepared.count);
   }
 }
 
@@ -414,6 +492,8 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         progress,
         needsOpenWindow(spec.content, spec.taskType),
       );
+      // The opt-out list is read before the file, while nothing else waits on the connection.
+      recipients.loadOptOuts();
       if (input.read) await input.read(() => recipients.take());
       await recipients.finish();
       const recipientIdTo = await drawRecipientId(tx);
