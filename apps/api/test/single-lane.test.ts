@@ -3,9 +3,12 @@
 // recipient, exact charge, one consume row, the agent's share of the money as if charged one by one); a group the
 // balance does not cover, or holding an opted-out number, still answers each send on its own; what the lane holds
 // in memory is forgotten as soon as a price or the account changes.
+import { randomBytes } from "node:crypto";
 import { BalanceLogType, BatchStatus, parseMoney } from "@switchboard/contracts";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { applyBalanceChange } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SubmitMemory } from "../src/modules/batch-submit/submit-memory";
 import { type Account, BatchFixtures, type BatchWorld, multiple, PRICES, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
 
@@ -117,7 +120,46 @@ describe("single sends written in groups", () => {
   });
 });
 
+describe("single sends with an Idempotency-Key", () => {
+  it("20 parallel single sends under one key make one batch and one charge, and all answer it", async () => {
+    const c = await fx.customer(w, "10.00");
+    const key = `sk_${randomBytes(32).toString("base64url")}`;
+    await t.prisma.user.update({ where: { id: c.id }, data: { secretKeyHash: secretKeyHash(key), apiEnabled: true } });
+    const body = multiple(w, [usNumber()]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post<SubmitData>(t, "/v1/messages", undefined, body, {
+          headers: { authorization: `Bearer ${key}`, "idempotency-key": "otp-7731" },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((a) => a.body.data.batch.id)).size).toBe(1);
+    expect(await fx.batchCount(c.id)).toBe(1);
+    await fx.expectExactCharge(answers[0]!.body.data.batch.id);
+    expect(await fx.balance(c.id)).toBe(parseMoney("10.00")! - PRICES.US!);
+  });
+});
+
 describe("what the lane holds in memory", () => {
+  it("is not trusted while its notifications cannot arrive: every send reads again", async () => {
+    // A memory whose LISTEN connection never comes up (nothing listens on that port).
+    const blind = new SubmitMemory({ prisma: t.prisma, databaseUrl: "postgresql://postgres@127.0.0.1:1/none" });
+    blind.start();
+    try {
+      const world = await fx.world();
+      const c = await fx.customer(world, "10.00");
+      expect((await blind.quote(c.id, world.productId, 1, "US"))?.price).toBe(80n);
+      await t.prisma.price.updateMany({
+        where: { productId: world.productId, countryCode: "US" },
+        data: { unitPrice: 70n },
+      });
+      expect((await blind.quote(c.id, world.productId, 1, "US"))?.price).toBe(70n);
+    } finally {
+      await blind.close();
+    }
+  });
+
   /** Sends until `check` holds of an answer (the notification reaches the API within moments), at most 5 s. */
   async function sendUntil(c: Account, check: (a: Awaited<ReturnType<typeof sendOne>>) => boolean) {
     const deadline = Date.now() + 5_000;
