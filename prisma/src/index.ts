@@ -1,5 +1,6 @@
 // The database client every workspace uses: Prisma 7 with the node-postgres driver adapter
 // (no native query engine, nothing downloaded at run time).
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/client";
 
@@ -12,13 +13,48 @@ export type * from "../generated/models";
 export interface DbOptions {
   /** Pool size; the API and the workers each open their own pool. */
   max?: number;
+  /**
+   * Statements prepared once per connection and executed by name afterwards (default on). Off behind a pooler
+   * that does not keep a session's prepared statements (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
+}
+
+/**
+ * Distinct statement texts given a name, per process; later new texts run unnamed. Each name costs every pooled
+ * connection a prepared statement on the server for its lifetime, and some texts vary (a Prisma `in` list has a
+ * placeholder per element), so the number is bounded: our statements are a few hundred texts.
+ */
+const NAMED_STATEMENTS_MAX = 2_000;
+const namedStatements = new Set<string>();
+
+/** The name a statement text is prepared under, or undefined once the bound is reached for a new text. */
+function statementName(sql: string): string | undefined {
+  const name = `sb_${createHash("sha1").update(sql).digest("base64url")}`;
+  if (namedStatements.has(name)) return name;
+  if (namedStatements.size >= NAMED_STATEMENTS_MAX) return undefined;
+  namedStatements.add(name);
+  return name;
 }
 
 export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaClient {
   // JIT off for every session: our statements are short OLTP ones, and a bulk statement over a few thousand
   // rows has an estimated cost above jit_above_cost, so PostgreSQL spent ~30 ms compiling each one (more than
   // running it: seen in the dispatch benchmark's plans).
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: opts.max ?? 10, options: "-c jit=off" });
+  // Named statements: PostgreSQL parses and analyses a statement once per connection instead of on every
+  // execution (a single send's statements cost it 20 % less CPU: docs/benchmarks.md). Every execution is still
+  // planned for its own values (plan_cache_mode): a plan cached for average values could scan a whole table for
+  // a rare status or a short time range, where the value's own plan uses an index.
+  const prepared = opts.preparedStatements ?? true;
+  const adapter = new PrismaPg(
+    {
+      connectionString: databaseUrl,
+      max: opts.max ?? 10,
+      options: prepared ? "-c jit=off -c plan_cache_mode=force_custom_plan" : "-c jit=off",
+    },
+    // The adapter passes the name to pg's query config as is, where undefined means unnamed.
+    prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : undefined,
+  );
   return new PrismaClient({ adapter });
 }
 

@@ -7,7 +7,7 @@ import { collectDefaultMetrics } from "prom-client";
 import { buildApp } from "./app";
 
 const config = loadConfig();
-const prisma = createPrisma(config.DATABASE_URL);
+const prisma = createPrisma(config.DATABASE_URL, { preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
 // REDIS_URL, or the Redis Cluster REDIS_CLUSTER_NODES names.
 const redis = connectRedis(config, { maxRetriesPerRequest: 2, retryStrategy: redisRetryStrategy });
 // ioredis reconnects by itself; a lost Redis is one line at a bounded rate (plugins/outages.ts), not a crash on

@@ -13,6 +13,11 @@ const schema = z.object({
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().min(1),
+  /**
+   * Statements prepared once per connection (createPrisma). false behind a pooler that does not keep a session's
+   * prepared statements (PgBouncer in transaction mode before 1.21).
+   */
+  DATABASE_PREPARED_STATEMENTS: z.stringbool().default(true),
   REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
   /**
    * A Redis Cluster instead of the one Redis at REDIS_URL: some of its nodes (the rest are discovered), comma-

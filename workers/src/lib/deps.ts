@@ -28,7 +28,7 @@ export type WorkerConfig = Pick<
   Config,
   "DATABASE_URL" | "REDIS_URL" | "REDIS_PREFIX" | "CHANNEL_SECRET_KEY" | "EGRESS_ALLOW"
 > &
-  Partial<Pick<Config, "REDIS_CLUSTER_NODES">> &
+  Partial<Pick<Config, "REDIS_CLUSTER_NODES" | "DATABASE_PREPARED_STATEMENTS">> &
   Parameters<typeof linkSettings>[0] &
   StorageConfig;
 
@@ -154,7 +154,10 @@ export interface CreateDepsOptions {
 export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   const { config, logger } = opts;
   const tuning = { ...DEFAULT_TUNING, ...opts.tuning };
-  const prisma = createPrisma(config.DATABASE_URL, { max: opts.poolSize ?? 10 });
+  const prisma = createPrisma(config.DATABASE_URL, {
+    max: opts.poolSize ?? 10,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   const outages = createOutages({
     redisUrl: config.REDIS_URL,
     databaseUrl: config.DATABASE_URL,
