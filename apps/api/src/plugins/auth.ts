@@ -10,6 +10,7 @@ import { AccountStatus, UserType } from "@switchboard/contracts";
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
+import { NotifiedMemory } from "../lib/notified-memory";
 import { SessionCache, type SessionUser } from "./session-cache";
 
 export interface TokenClaims {
@@ -66,8 +67,32 @@ declare module "fastify" {
     liveSession: (claims: Pick<TokenClaims, "sub" | "jti" | "ver" | "tid">) => Promise<SessionUser | null>;
     /** The session check's memory; forget(userId) after changing a user's status, password or role. */
     sessions: SessionCache;
+    /** GET /user/info's rows (userInfoMemory below). */
+    userInfos: NotifiedMemory;
   }
 }
+
+/**
+ * GET /user/info is read on every page load and by every client's polling. Its row is held for at most
+ * USER_INFO_MAX_AGE_MS: dropped at once when the user's session columns change (the session_users notification)
+ * or when any change goes through this process; a balance moved by another process (a worker's refund, another
+ * API process's send) shows within that second.
+ */
+export const USER_INFO_MAX_AGE_MS = 1_000;
+
+function userInfoMemory(app: FastifyInstance): NotifiedMemory {
+  return new NotifiedMemory({
+    databaseUrl: app.deps.config.DATABASE_URL,
+    channel: "session_users",
+    keysOf: (userId) => [userInfoKey(Number(userId))],
+    maxAgeMs: USER_INFO_MAX_AGE_MS,
+    onError: (err) => {
+      if (!app.outages.report(err)) app.log.warn({ err: { message: err.message } }, "user info memory: notifications");
+    },
+  });
+}
+
+export const userInfoKey = (userId: number) => `info:${userId}`;
 
 /** The caller of an authenticated route (the authenticate preHandler guarantees it). */
 export function principalOf(req: FastifyRequest): Principal {
@@ -115,13 +140,25 @@ export default fp(
     sessions.start();
     app.decorate("sessions", sessions);
     app.addHook("onClose", () => sessions.close());
+    const userInfos = userInfoMemory(app);
+    userInfos.start();
+    app.decorate("userInfos", userInfos);
+    app.addHook("onClose", () => userInfos.close());
+    // Any change made through this process (a send moves the balance, a profile edit, a recharge) is seen by its
+    // next /user/info at once: before the answer leaves, so the caller's next request cannot overtake it.
+    app.addHook("onSend", async (req, _reply, payload) => {
+      if (req.method !== "GET" && req.method !== "HEAD") userInfos.forget(null);
+      return payload;
+    });
     const loadUser = (id: number): Promise<SessionUser | null> =>
       prisma.user.findUnique({ where: { id }, select: SESSION_USER });
     await app.register(fastifyJwt, {
       secret: config.JWT_SECRET,
       sign: { algorithm: "HS256", expiresIn: config.JWT_TTL_SECONDS },
       // A token that never expires is refused, whoever signed it: every session we issue has exp.
-      verify: { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub", "jti"] },
+      // cache: a token verified once is not verified again until it expires (fast-jwt keeps the result, 1,000
+      // tokens by default); the session check still runs on every request.
+      verify: { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub", "jti"], cache: true },
     });
 
     app.decorate("signToken", (user) => {

@@ -9,8 +9,8 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../lib/errors";
-import { principalOf } from "../../plugins/auth";
+import { AppError, notFound } from "../../lib/errors";
+import { principalOf, userInfoKey } from "../../plugins/auth";
 import { requirePublicTenant, resolvePublicTenant } from "../website/website.service";
 import { changeOwnPassword, userInfo as loadUserInfo, login, register, resetPassword } from "./auth.service";
 
@@ -101,7 +101,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userInfo },
       },
     },
-    async (req) => loadUserInfo(deps, principalOf(req).userId),
+    async (req) => {
+      const { userId } = principalOf(req);
+      const info = await app.userInfos.held(userInfoKey(userId), () => loadUserInfo(deps, userId));
+      if (!info) throw notFound("entity.user");
+      return info;
+    },
   );
 
   app.post(

@@ -3,13 +3,12 @@
 // and channel of one country, the approval of a sender id. Each entry is read once with the same functions the
 // other submissions use, then served from memory.
 //
-// It never outlives a change: triggers on every table it reads NOTIFY `submit_context` on any change, by any code
-// path or by hand (prisma/migrations/20261127000000_submit_context_notify), and everything is forgotten at once
-// (those tables change seldom; a send reads again what it needs). Entries are trusted only while the LISTEN
-// connection is up (a notification sent while it is down is lost), and age out after maxAgeMs as a bound on any
-// surprise. Only successes are held: a refusal is read again (and answered by the usual path) every time.
+// It never outlives a change (lib/notified-memory.ts): triggers on every table it reads NOTIFY `submit_context`
+// on any change, by any code path or by hand (prisma/migrations/20261127000000_submit_context_notify), and
+// everything is forgotten at once. Only successes are held: a refusal is read again (and answered by the usual
+// path) every time.
 import { ProductCode, TaskType } from "@switchboard/contracts";
-import { type Listener, listen, type PrismaClient } from "@switchboard/db";
+import type { PrismaClient } from "@switchboard/db";
 import {
   type BatchProduct,
   type Customer,
@@ -21,6 +20,7 @@ import {
 import { type CountryQuote, quoteBatch } from "@switchboard/domain/batches/quote";
 import { assertSenderIdApproved, type SenderIdUse } from "@switchboard/domain/batches/sender-id-usage";
 import { AppError } from "@switchboard/domain/errors";
+import { NotifiedMemory } from "../../lib/notified-memory";
 
 const CHANNEL = "submit_context";
 
@@ -43,52 +43,29 @@ export interface SubmitMemoryOptions {
 }
 
 export class SubmitMemory {
-  private readonly entries = new Map<string, { value: unknown; at: number }>();
-  /** Bumped by every notification: a value read before a change must not be stored after it. */
-  private epoch = 0;
-  private live = false;
-  private listener: Listener | undefined;
-  private readonly maxAgeMs: number;
-  private readonly maxEntries: number;
+  private readonly memory: NotifiedMemory;
 
   constructor(private readonly opts: SubmitMemoryOptions) {
-    this.maxAgeMs = opts.maxAgeMs ?? 60_000;
-    this.maxEntries = opts.maxEntries ?? 50_000;
+    // Any change forgets everything: those tables change seldom, and a send reads again what it needs.
+    this.memory = new NotifiedMemory({ ...opts, channel: CHANNEL, keysOf: () => null });
   }
 
   /** Starts listening in the background: until it is live every call reads the database. */
   start(): void {
-    this.listener = listen(this.opts.databaseUrl, [CHANNEL], {
-      notify: () => this.forget(),
-      live: (up) => {
-        this.forget();
-        this.live = up;
-      },
-      error: (err) => this.opts.onError?.(err),
-    });
+    this.memory.start();
   }
 
-  async close(): Promise<void> {
-    this.live = false;
-    await this.listener?.close();
+  close(): Promise<void> {
+    return this.memory.close();
   }
 
-  /** Drops everything held (a change was notified, or the listener went up or down). */
+  /** Drops everything held (a change was made through this process). */
   forget(): void {
-    this.epoch++;
-    this.entries.clear();
+    this.memory.forget(null);
   }
 
-  private async held<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
-    const hit = this.entries.get(key);
-    if (hit && this.live && Date.now() - hit.at < this.maxAgeMs) return hit.value as T;
-    const epoch = this.epoch;
-    const value = await load();
-    if (value !== null && this.live && epoch === this.epoch) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, at: Date.now() });
-    }
-    return value;
+  private held<T>(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    return this.memory.held(key, load);
   }
 
   /** The customer's account and its tenant's rules (loadSubmitContext's answer; its refusals are thrown). */
