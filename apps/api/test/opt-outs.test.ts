@@ -2,8 +2,19 @@
 // missing one); a batch refuses the numbers on it (reason 5), never charges them, and counts them (optOutCount);
 // the pre-submit check counts them; the developer API lists, adds and removes; a STOP reply adds the sender.
 import { randomBytes } from "node:crypto";
-import { type OptOutList, type OptOutRow, OptOutSource, RejectReason } from "@switchboard/contracts";
+import {
+  type OptOutList,
+  type OptOutRow,
+  OptOutSource,
+  ProductCode,
+  RejectReason,
+  SubmitMode,
+  TaskType,
+} from "@switchboard/contracts";
 import { ingestBatch } from "@switchboard/domain/batches";
+import { loadSubmitContext, numberReading } from "@switchboard/domain/batches/context";
+import { materializeBatch } from "@switchboard/domain/batches/materialize";
+import { NumberSorter } from "@switchboard/domain/batches/number-sorter";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { optOutByKeyword } from "@switchboard/domain/opt-outs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,6 +144,45 @@ describe("batches", () => {
     expect(none.status).toBe(400);
     expect(none.body.message).toContain("opt-out");
     expect(await fx.batchCount(c.id)).toBe(1);
+  });
+});
+
+describe("the opt-out lookup where batches are written", () => {
+  // A list up to OPT_OUTS_HELD numbers is read once for the whole batch; a longer one is probed chunk by chunk.
+  // Both ways must refuse the same numbers.
+  it.each([
+    ["held in memory", undefined],
+    ["probed per chunk", 0],
+  ])("refuses the listed numbers when the list is %s", async (_how, optOutsHeldMax) => {
+    const c = await fx.customer(w, "10.00");
+    await post(t, "/opt-out/add", c.token, { phone: GB });
+    const { customer, rules } = await loadSubmitContext(t.prisma, c.id);
+    const sorted = new NumberSorter(numberReading({ customer, rules }), false);
+    for (const n of [US, GB]) sorted.add(n);
+    const content = { product: ProductCode.SMS, text: "Hello" } as const;
+    const made = await materializeBatch(t.prisma, {
+      customer,
+      rules,
+      sorted,
+      target: {
+        kind: "create",
+        spec: {
+          productId: w.productId,
+          productCode: ProductCode.SMS,
+          taskType: TaskType.MESSAGE,
+          submitMode: SubmitMode.MULTIPLE,
+          source: 1,
+          content,
+          units: 1,
+          scheduledAt: null,
+          idempotencyKey: null,
+        },
+      },
+      ...(optOutsHeldMax === undefined ? {} : { optOutsHeldMax }),
+    });
+    expect([...made.optedOut]).toEqual([GB]);
+    expect(made.cost).toBe(PRICES.US);
+    await fx.expectExactCharge(made.batchId.toString());
   });
 });
 

@@ -69,6 +69,8 @@ export interface MaterializeInput {
   read?: (added: () => void) => Promise<void>;
   /** Called after each chunk written, with the numbers written so far (invalid, duplicate and valid). */
   onProgress?: (written: number) => Promise<void>;
+  /** A customer's opt-out list up to this size is read once; a longer one is probed per chunk (OPT_OUTS_HELD). */
+  optOutsHeldMax?: number;
 }
 
 export interface Materialized {
@@ -179,6 +181,7 @@ class RecipientWriter {
     private readonly progress: (n: number) => Promise<void>,
     /** WhatsApp allows free-form text only inside a user's 24-hour window (whatsapp-window.ts). */
     private readonly needsOpenWindow: boolean,
+    private readonly optOutsHeldMax: number,
   ) {}
 
   /**
@@ -260,7 +263,7 @@ class RecipientWriter {
     const customerId = this.pricing.ask.customerId;
     this.heldOptOuts ??= (async () => {
       const n = await this.tx.optOut.count({ where: { userId: customerId } });
-      return n <= OPT_OUTS_HELD ? new Set(await optedOutAll(this.tx, customerId)) : null;
+      return n <= this.optOutsHeldMax ? new Set(await optedOutAll(this.tx, customerId)) : null;
     })();
     // A failure is the first chunk's to report (its preparation awaits the same promise).
     this.heldOptOuts.catch(() => undefined);
@@ -491,6 +494,7 @@ export async function materializeBatch(prisma: PrismaClient, input: MaterializeI
         pricing,
         progress,
         needsOpenWindow(spec.content, spec.taskType),
+        input.optOutsHeldMax ?? OPT_OUTS_HELD,
       );
       // The opt-out list is read before the file, while nothing else waits on the connection.
       recipients.loadOptOuts();
