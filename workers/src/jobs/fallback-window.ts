@@ -22,9 +22,13 @@ type Deps = Pick<WorkerDeps, "prisma" | "adapters" | "queues" | "logger" | "tuni
  * Falls back what is overdue; returns the milliseconds until the next window ends (the batch must wait), or null
  * when no RCS message of the batch is still inside its window.
  */
-export async function runFallbackWindow(deps: Deps, batchId: bigint): Promise<number | null> {
-  const batch = await deps.prisma.messageBatch.findUnique({ where: { id: batchId }, select: { content: true } });
-  const content = rcsContent.safeParse(batch?.content);
+export async function runFallbackWindow(
+  deps: Deps,
+  batchId: bigint,
+  /** The batch's stored content (its settlement has just read it). */
+  stored: unknown,
+): Promise<number | null> {
+  const content = rcsContent.safeParse(stored);
   if (!content.success || !content.data.fallbackText || content.data.fallbackAfterSeconds === undefined) return null;
   const windowMs = Math.round(content.data.fallbackAfterSeconds * 1000 * deps.tuning.fallbackWindowScale);
   const windowStart = new Date(Date.now() - windowMs);

@@ -148,7 +148,7 @@ export async function replayJournal(
 
 export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobResult> {
   const id = BigInt(job.batchId);
-  const batch = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true } });
+  const batch = await deps.prisma.messageBatch.findUnique({ where: { id }, select: { status: true, content: true } });
   if (!batch) {
     deps.logger.warn({ batchId: job.batchId }, "finish-batch: no such batch");
     return;
@@ -164,7 +164,7 @@ export async function finishBatch(deps: Deps, job: FinishBatchJob): Promise<JobR
   if (batch.status === BatchStatus.SEND_TERMINATED) await revokeUndelivered(deps, id);
   // Sending with a timed SMS fallback: not settled while an RCS message is inside its window (fallback-window.ts).
   if (batch.status === BatchStatus.SENDING) {
-    const waitMs = await runFallbackWindow(deps, id);
+    const waitMs = await runFallbackWindow(deps, id, batch.content);
     if (waitMs !== null) return runAgain(waitMs);
   }
   const settled = await deps.prisma.$transaction((tx) => settle(tx, id), SETTLE_TX_OPTIONS);
