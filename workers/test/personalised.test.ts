@@ -5,26 +5,19 @@
 // (rows with a long value take two segments and pay two).
 
 import type { SimulatorSubmit } from "@switchboard/channels/simulators";
-import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BalanceLogType, BatchStatus, countSegments, RejectReason, SendResult } from "@switchboard/contracts";
-import { createPrisma, type PrismaClient } from "@switchboard/db";
-import { seed } from "@switchboard/domain/seed";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type App, buildApp } from "../../apps/api/src/app";
+import type { PrismaClient } from "@switchboard/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../apps/api/src/app";
 import { multipart } from "../../apps/api/test/accounts";
-import { signIn } from "../../apps/api/test/helpers";
-import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
-import { type Harness, phoneNumbers, startHarness, testConfig, waitFor, waitSettled } from "./helpers";
+import { type DemoPlatform, startDemoPlatform } from "./demo-platform";
+import { phoneNumbers, waitFor, waitSettled } from "./helpers";
 
-let db: ThrowawayDatabase;
+let platform: DemoPlatform;
 let prisma: PrismaClient;
-let redis: Redis;
-let harness: Harness;
 let api: App;
-let sim: Awaited<ReturnType<typeof startSmscSimulator>>;
 let token: string;
-const submits: SimulatorSubmit[] = [];
+let submits: SimulatorSubmit[];
 
 const ROWS = 10_000;
 const TEXT = "Hi {{Name}}, your code is {{ code }}.";
@@ -34,32 +27,10 @@ const nameOf = (i: number) => (i % 97 === 0 ? `${LONG}${i}` : `Name${i}`);
 const MISSING_ROW = 5;
 
 beforeAll(async () => {
-  db = await throwawayDatabase("pers");
-  prisma = createPrisma(db.url, { max: 3 });
-  await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
-  // The batch is sent at once, whatever its size (the demo tenant reviews batches above 10,000 recipients).
-  await prisma.tenantSetting.updateMany({ data: { reviewMode: 0 } });
-  sim = await startSmscSimulator({ onSubmit: (s) => submits.push(s) });
-  for (const c of await prisma.channel.findMany({ where: { kind: "smpp" } })) {
-    await prisma.channel.update({
-      where: { id: c.id },
-      data: { config: { ...(c.config as Record<string, unknown>), port: sim.port }, throughput: 100_000 },
-    });
-  }
-  harness = await startHarness({ databaseUrl: db.url });
-  redis = new Redis(inject("redisUrl"));
-  const config = { ...testConfig(db.url, harness.deps.redisPrefix), LOG_LEVEL: "silent" as const };
-  api = await buildApp({ config, prisma, redis });
-  token = await signIn(api, "customer", "customer", "Customer123");
+  platform = await startDemoPlatform("pers");
+  ({ prisma, api, token, submits } = platform);
 });
-afterAll(async () => {
-  await api?.close();
-  redis?.disconnect();
-  await harness?.stop();
-  await sim?.close();
-  await prisma?.$disconnect();
-  await db?.drop();
-});
+afterAll(() => platform?.close());
 
 function fileForm(url: string, csv: string, text = TEXT, lang = "en") {
   const form = multipart(

@@ -5,58 +5,27 @@
 // the customer's ledger replays to its balance; a number on the opt-out list is refused and never sent.
 
 import type { SimulatorSubmit } from "@switchboard/channels/simulators";
-import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BatchStatus, ProductCode, ReceiveResult, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
-import { createPrisma, type PrismaClient } from "@switchboard/db";
+import type { PrismaClient } from "@switchboard/db";
 import { verifyLedger } from "@switchboard/domain/ledger";
-import { seed } from "@switchboard/domain/seed";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type App, buildApp } from "../../apps/api/src/app";
-import { signIn } from "../../apps/api/test/helpers";
-import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
-import { type Harness, phoneNumbers, startHarness, testConfig, waitSettled } from "./helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../apps/api/src/app";
+import { type DemoPlatform, startDemoPlatform } from "./demo-platform";
+import { phoneNumbers, waitSettled } from "./helpers";
 
-let db: ThrowawayDatabase;
+let platform: DemoPlatform;
 let prisma: PrismaClient;
-let redis: Redis;
-let harness: Harness;
 let api: App;
-let sim: Awaited<ReturnType<typeof startSmscSimulator>>;
 let token: string;
+let submits: SimulatorSubmit[];
 let customerId: number;
-const submits: SimulatorSubmit[] = [];
 
 beforeAll(async () => {
-  db = await throwawayDatabase("single_sends");
-  prisma = createPrisma(db.url, { max: 3 });
-  await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
-  await prisma.tenantSetting.updateMany({ data: { reviewMode: 0 } });
-  sim = await startSmscSimulator({ onSubmit: (s) => submits.push(s) });
-  for (const c of await prisma.channel.findMany({ where: { kind: "smpp" } })) {
-    await prisma.channel.update({
-      where: { id: c.id },
-      data: { config: { ...(c.config as Record<string, unknown>), port: sim.port }, throughput: 100_000 },
-    });
-  }
-  harness = await startHarness({ databaseUrl: db.url });
-  redis = new Redis(inject("redisUrl"));
-  const config = {
-    ...testConfig(db.url, harness.deps.redisPrefix, { BATCH_SINGLE_WAIT_MS: "20000" }),
-    LOG_LEVEL: "silent" as const,
-  };
-  api = await buildApp({ config, prisma, redis });
-  token = await signIn(api, "customer", "customer", "Customer123");
+  platform = await startDemoPlatform("single_sends", { BATCH_SINGLE_WAIT_MS: "20000" });
+  ({ prisma, api, token, submits } = platform);
   customerId = (await prisma.user.findFirstOrThrow({ where: { username: "customer" } })).id;
 });
-afterAll(async () => {
-  await api?.close();
-  redis?.disconnect();
-  await harness?.stop();
-  await sim?.close();
-  await prisma?.$disconnect();
-  await db?.drop();
-});
+afterAll(() => platform?.close());
 
 interface Answer {
   code: number;

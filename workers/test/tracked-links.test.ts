@@ -4,59 +4,28 @@
 // to the stored target, and the click shows in the batch detail.
 
 import type { SimulatorSubmit } from "@switchboard/channels/simulators";
-import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BatchStatus, countSegments, SendResult } from "@switchboard/contracts";
-import { createPrisma, type PrismaClient } from "@switchboard/db";
-import { seed } from "@switchboard/domain/seed";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type App, buildApp } from "../../apps/api/src/app";
-import { signIn } from "../../apps/api/test/helpers";
-import { type ThrowawayDatabase, throwawayDatabase } from "../../apps/api/test/throwaway-db";
-import { type Harness, phoneNumbers, startHarness, testConfig, waitSettled } from "./helpers";
+import type { PrismaClient } from "@switchboard/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../apps/api/src/app";
+import { type DemoPlatform, startDemoPlatform } from "./demo-platform";
+import { phoneNumbers, waitSettled } from "./helpers";
 
-let db: ThrowawayDatabase;
+let platform: DemoPlatform;
 let prisma: PrismaClient;
-let redis: Redis;
-let harness: Harness;
 let api: App;
-let sim: Awaited<ReturnType<typeof startSmscSimulator>>;
 let token: string;
-const submits: SimulatorSubmit[] = [];
+let submits: SimulatorSubmit[];
 
 const TARGET = "https://shop.example/spring-sale?utm_source=sms&utm_campaign=links";
 const LINK_BASE = "https://sb.example";
 
 beforeAll(async () => {
-  db = await throwawayDatabase("links");
-  prisma = createPrisma(db.url, { max: 3 });
-  await seed(prisma, { mode: "demo", channelSecretKey: inject("channelSecretKey") });
-  await prisma.tenantSetting.updateMany({ data: { reviewMode: 0 } });
-  sim = await startSmscSimulator({ onSubmit: (s) => submits.push(s) });
-  for (const c of await prisma.channel.findMany({ where: { kind: "smpp" } })) {
-    await prisma.channel.update({
-      where: { id: c.id },
-      data: { config: { ...(c.config as Record<string, unknown>), port: sim.port }, throughput: 100_000 },
-    });
-  }
-  harness = await startHarness({ databaseUrl: db.url });
-  redis = new Redis(inject("redisUrl"));
   // The API's own settings: the workers learn where links are served from the batch (its content keeps it).
-  const config = {
-    ...testConfig(db.url, harness.deps.redisPrefix, { LINK_BASE_URL: LINK_BASE }),
-    LOG_LEVEL: "silent" as const,
-  };
-  api = await buildApp({ config, prisma, redis });
-  token = await signIn(api, "customer", "customer", "Customer123");
+  platform = await startDemoPlatform("links", { LINK_BASE_URL: LINK_BASE });
+  ({ prisma, api, token, submits } = platform);
 });
-afterAll(async () => {
-  await api?.close();
-  redis?.disconnect();
-  await harness?.stop();
-  await sim?.close();
-  await prisma?.$disconnect();
-  await db?.drop();
-});
+afterAll(() => platform?.close());
 
 const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
   api.inject({
