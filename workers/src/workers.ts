@@ -6,9 +6,11 @@ import {
   bullQueuePrefix,
   callbackJob,
   callbackJobId,
+  DISPATCH_SINGLES,
   deliveryReportJob,
   dispatchBatchJob,
   dispatchChunkJob,
+  dispatchSinglesJob,
   finishBatchJob,
   ingestBatchJob,
   QUEUE,
@@ -26,6 +28,7 @@ import { ChannelEventLoop } from "./jobs/channel-events";
 import { recordDeliveryReports } from "./jobs/delivery-report";
 import { dispatchBatch } from "./jobs/dispatch-batch";
 import { dispatchChunk } from "./jobs/dispatch-chunk";
+import { dispatchSingles } from "./jobs/dispatch-singles";
 import { finishBatch } from "./jobs/finish-batch";
 import { ingestBatch, ingestBatchFailed } from "./jobs/ingest-batch";
 import { scheduleTick } from "./jobs/schedule";
@@ -95,7 +98,11 @@ function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
 function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
   const parse = <S extends z.ZodType>(schema: S, job: Job): z.infer<S> => schema.parse(job.data);
   return {
-    [QUEUE.dispatchBatch]: async (job) => dispatchBatch(deps, parse(dispatchBatchJob, job)),
+    // One queue, two kinds of job: a batch, or a group of single sends (the API's lane) under its own name.
+    [QUEUE.dispatchBatch]: async (job) =>
+      job.name === DISPATCH_SINGLES
+        ? dispatchSingles(deps, parse(dispatchSinglesJob, job))
+        : dispatchBatch(deps, parse(dispatchBatchJob, job)),
     [QUEUE.dispatchChunk]: async (job) => dispatchChunk(deps, parse(dispatchChunkJob, job), attemptOf(job)),
     [QUEUE.finishBatch]: async (job) => finishBatch(deps, parse(finishBatchJob, job)),
     [QUEUE.deliveryReport]: async (job) => {

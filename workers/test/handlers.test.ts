@@ -186,6 +186,7 @@ describe("send outcomes and finish-batch", () => {
     expect(await recordSendOutcomes(prisma, BigInt(batchId), [ok(r1, "a1"), ok(r2, "a2"), ko(r3)])).toEqual({
       sent: 3,
       withReceipt: [],
+      batches: [BigInt(batchId)],
     });
     // A retry of the same write changes nothing (and counts nothing).
     expect(await recordSendOutcomes(prisma, BigInt(batchId), [ko(r1), ok(r3, "a3")])).toMatchObject({ sent: 0 });
@@ -296,7 +297,11 @@ describe("receipts that come back before their outcome is written", () => {
       undeliveredCount: 1,
     });
     // The same write again (a retry after a lost answer): nothing changes, nothing is counted or called back twice.
-    expect(await recordSendOutcomes(prisma, BigInt(batchId), written[0]!)).toEqual({ sent: 0, withReceipt: [] });
+    expect(await recordSendOutcomes(prisma, BigInt(batchId), written[0]!)).toEqual({
+      sent: 0,
+      withReceipt: [],
+      batches: [],
+    });
     expect(await batch(batchId)).toMatchObject({ sentCount: 3, deliveredCount: 1, undeliveredCount: 1 });
   });
 
@@ -358,7 +363,7 @@ describe("receipts that come back before their outcome is written", () => {
         receipt: { result: ReceiveResult.RECEIVED, errorCode: null },
       },
     ]);
-    expect(write).toEqual({ sent: 2, withReceipt: [r2!.id] });
+    expect(write).toEqual({ sent: 2, withReceipt: [r2!.id], batches: [BigInt(batchId)] });
   });
 });
 

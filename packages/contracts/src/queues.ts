@@ -90,6 +90,19 @@ const bigId = z.string().regex(/^\d{1,19}$/);
 
 export const ingestBatchJob = z.object({ batchId: bigId });
 export const dispatchBatchJob = z.object({ batchId: bigId });
+/**
+ * A group of single sends (the API's single-send lane, one number each) written in one transaction: sent together
+ * on the dispatch-batch queue under the job name DISPATCH_SINGLES. Each batch travels with its creation time (its
+ * job key: a batch of another life of the database never matches) and its one recipient's id.
+ */
+export const dispatchSinglesJob = z.object({
+  batches: z
+    .array(z.object({ batchId: bigId, createdAt: z.iso.datetime(), recipientId: bigId }))
+    .min(1)
+    .max(500),
+});
+/** The job name of a dispatch-singles group on the dispatch-batch queue (its jobs are otherwise dispatch-batch). */
+export const DISPATCH_SINGLES = "dispatch-singles";
 export const dispatchChunkJob = z.object({
   batchId: bigId,
   channelId: z.number().int().positive(),
@@ -224,6 +237,7 @@ export const sendOutcomesWritten = (redisPrefix: string) => `${redisPrefix}send-
 
 export type IngestBatchJob = z.infer<typeof ingestBatchJob>;
 export type DispatchBatchJob = z.infer<typeof dispatchBatchJob>;
+export type DispatchSinglesJob = z.infer<typeof dispatchSinglesJob>;
 export type DispatchChunkJob = z.infer<typeof dispatchChunkJob>;
 export type DeliveryReportJob = z.infer<typeof deliveryReportJob>;
 export type FinishBatchJob = z.infer<typeof finishBatchJob>;

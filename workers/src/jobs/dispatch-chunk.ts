@@ -85,7 +85,7 @@ const NOT_HERE = "BIND_REFUSED";
 /** Longest wait before a chunk refused here runs again (anywhere): the bound processes may be free by then. */
 const NOT_HERE_MAX_DELAY_MS = 5_000;
 
-interface ChunkRecipient {
+export interface ChunkRecipient {
   id: bigint;
   phone: string;
   segments: number;
@@ -99,7 +99,31 @@ interface ChunkRecipient {
  * How one recipient's message is built on a channel of this kind, or null when the content cannot go there
  * (an SMS channel carries SMS content, and an RCS content's fallback text once it fell back).
  */
-type MessageOf = (r: ChunkRecipient) => OutboundMessage;
+export type MessageOf = (r: ChunkRecipient) => OutboundMessage;
+
+/** How each recipient's message is built for a batch on a channel of this kind (tracked links rendered); null: cannot go. */
+export function messagesOf(
+  content: BatchContent,
+  channelKind: string,
+  batch: { id: bigint; createdAt: Date; senderId: string | null },
+  links: LinkSettings,
+): MessageOf | null {
+  return withTrackedLinks(messageBuilder(content, channelKind, batch), content, links);
+}
+
+/** The channel's throughput across every worker: its Redis token bucket. */
+export function channelBucket(
+  deps: Pick<WorkerDeps, "redis" | "redisPrefix" | "metrics">,
+  channel: PooledChannel,
+): TokenBucket {
+  return new TokenBucket(
+    deps.redis,
+    `${deps.redisPrefix}throughput:channel:${channel.id}`,
+    channel.throughput,
+    channel.throughput,
+    (seconds) => deps.metrics.tokenWait.labels(channel.kind).observe(seconds),
+  );
+}
 
 function messageBuilder(
   content: BatchContent,
@@ -202,7 +226,7 @@ async function runChunk(
   const channel = await acquireChannel(deps, job, attempt);
   if (!channel) return;
   if (batch.taskType === TaskType.SCREENING) return screenChunk(deps, job, lease, attempt, channel);
-  const messageOf = withTrackedLinks(messageBuilder(content.data, channel.kind, batch), content.data, deps.links);
+  const messageOf = messagesOf(content.data, channel.kind, batch, deps.links);
   if (!messageOf) {
     deps.adapters.release(channel);
     // Routing sent this content to a channel that cannot carry it (an SMS channel as a WS product's default).
@@ -251,13 +275,7 @@ async function runChunk(
       messageOf,
       // Only an RCS channel's "not RCS-capable" answer can fall back, and only where a fallback was paid for.
       fallback: channel.kind === "rcs" && content.data.product === ProductCode.RCS && !!content.data.fallbackText,
-      bucket: new TokenBucket(
-        deps.redis,
-        `${deps.redisPrefix}throughput:channel:${channel.id}`,
-        channel.throughput,
-        channel.throughput,
-        (seconds) => deps.metrics.tokenWait.labels(channel.kind).observe(seconds),
-      ),
+      bucket: channelBucket(deps, channel),
       ...(channel.kind === "whatsapp"
         ? { pairGate: new PairGate(deps.redis, deps.redisPrefix, deps.tuning.pairIntervalMs) }
         : {}),
@@ -336,13 +354,7 @@ async function screenChunk(
     const sender = { deps, batchId, lease };
     const screener: Screener = {
       check,
-      bucket: new TokenBucket(
-        deps.redis,
-        `${deps.redisPrefix}throughput:channel:${channel.id}`,
-        channel.throughput,
-        channel.throughput,
-        (seconds) => deps.metrics.tokenWait.labels(channel.kind).observe(seconds),
-      ),
+      bucket: channelBucket(deps, channel),
       tokenBatch: deps.tuning.tokenBatch,
       writer: new OutcomeWriter((rows) => writeOutcomes(deps, batchId, rows), deps.tuning.outcomeWrites),
       stillSending: () => stillSending(sender),
@@ -406,7 +418,8 @@ function journalErrorLogger(deps: Deps, batchId: string): (err: unknown) => void
 
 export async function writeOutcomes(
   deps: Deps,
-  batchId: bigint,
+  /** The batch of every row (a chunk's), or each row's batch by recipient id (a group of single sends). */
+  batchOf: bigint | ReadonlyMap<bigint, bigint>,
   rows: SendOutcomeRow[],
   opts: {
     /** The channel that sent them: where receipts riding on outcomes written elsewhere are routed. */
@@ -415,20 +428,21 @@ export async function writeOutcomes(
     counts?: MessageCounters;
   } = {},
 ): Promise<void> {
-  const { sent, withReceipt } = await recordSendOutcomes(deps.prisma, batchId, rows);
+  const { sent, withReceipt, batches } = await recordSendOutcomes(deps.prisma, batchOf, rows);
   if (opts.counts) countWritten(opts.counts, rows, withReceipt);
-  // A mode 1 request may be waiting for this batch's outcome (one message per write statement, at most).
-  if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batchId.toString()).catch(() => undefined);
+  // Mode 1 requests may be waiting for these batches' outcomes (one message per write statement, at most).
+  if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batches.join(",")).catch(() => undefined);
   if (opts.channelId !== undefined && sent < rows.length)
     await routeLeftReceipts(deps, opts.channelId, rows, withReceipt);
   if (withReceipt.length === 0) return;
   // Not thrown: the outcomes are written, and a retry of this write would change nothing (nor call back).
   await enqueueReportCallbacks(
     deps,
-    withReceipt.map((recipientId) => ({ recipientId, batchId })),
-  ).catch((err: unknown) =>
-    deps.logger.error({ err, batchId: batchId.toString() }, "delivery_report callbacks not enqueued"),
-  );
+    withReceipt.map((recipientId) => ({
+      recipientId,
+      batchId: typeof batchOf === "bigint" ? batchOf : (batchOf.get(recipientId) as bigint),
+    })),
+  ).catch((err: unknown) => deps.logger.error({ err }, "delivery_report callbacks not enqueued"));
 }
 
 /**
@@ -613,44 +627,19 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
     writer.add(row);
   };
   const record = (r: ChunkRecipient, outcome: SendOutcome) => {
-    if (!outcome.ok && outcome.reason === "unreachable" && s.fallback && r.fallbackPrice !== null) {
-      result.fallBack.push(r);
-    } else if (outcome.ok) {
-      add({
-        recipientId: r.id,
-        result: SendResult.SUCCESS,
-        providerMessageId: outcome.providerMessageId,
-        errorCode: null,
-      });
-    } else if (!outcome.ok && outcome.reason === "template") {
-      add({
-        recipientId: r.id,
-        result: SendResult.FAILURE,
-        providerMessageId: null,
-        errorCode: outcome.errorCode,
-      });
-      result.templateRefused ??= outcome.errorCode;
-    } else if (!outcome.ok && outcome.errorCode === NOT_HERE) {
+    const course = courseOf(outcome, s.fallback && r.fallbackPrice !== null);
+    if (course === "fallBack") result.fallBack.push(r);
+    else if (course === "sent" || course === "failed" || course === "templateRefused") add(outcomeRow(r.id, outcome));
+    else {
       result.retry.push(r);
-      result.lastErrorCode = outcome.errorCode;
-      result.notHere = true;
-    } else if (isChannelProblem(outcome)) {
-      // The channel's credentials or address are refused, not the recipient: it is kept unsent, the channel is
-      // paused for an admin to fix, and the chunk stops handing out messages.
-      result.retry.push(r);
-      result.lastErrorCode = outcome.errorCode;
-      result.channelRefused = true;
-    } else if (outcome.retryable && !AMBIGUOUS.has(outcome.errorCode)) {
-      result.retry.push(r);
-      result.lastErrorCode = outcome.errorCode;
-    } else {
-      add({
-        recipientId: r.id,
-        result: SendResult.FAILURE,
-        providerMessageId: null,
-        errorCode: outcome.errorCode,
-      });
+      if (!outcome.ok) result.lastErrorCode = outcome.errorCode;
     }
+    if (outcome.ok) return;
+    if (course === "templateRefused") result.templateRefused ??= outcome.errorCode;
+    else if (course === "notHere") result.notHere = true;
+    // The channel's credentials or address are refused, not the recipient: it is kept unsent, the channel is
+    // paused for an admin to fix, and the chunk stops handing out messages.
+    else if (course === "channelRefused") result.channelRefused = true;
   };
 
   let broken: { err: unknown } | undefined;
@@ -759,6 +748,35 @@ async function sendRound(s: Sender, recipients: ChunkRecipient[]): Promise<Round
   return result;
 }
 
+/**
+ * What becomes of a recipient after its channel's answer (the table at the top of this file):
+ *   sent, failed         -> its outcome is written (a failure is refunded at settlement);
+ *   templateRefused      -> written as failed, and the batch's template is refused (no other recipient can go);
+ *   fallBack             -> unreachable on RCS where an SMS fallback was paid for: sent again as SMS;
+ *   retry                -> refused for now: stays unsent, sent again later;
+ *   notHere              -> the channel cannot send from this process now (BIND_REFUSED): unsent, for another one;
+ *   channelRefused       -> the provider refuses the channel itself: unsent, the channel is paused.
+ */
+export type OutcomeCourse = "sent" | "failed" | "templateRefused" | "fallBack" | "retry" | "notHere" | "channelRefused";
+
+export function courseOf(outcome: SendOutcome, canFallBack: boolean): OutcomeCourse {
+  if (outcome.ok) return "sent";
+  if (outcome.reason === "unreachable" && canFallBack) return "fallBack";
+  if (outcome.reason === "template") return "templateRefused";
+  if (outcome.errorCode === NOT_HERE) return "notHere";
+  if (isChannelProblem(outcome)) return "channelRefused";
+  // Ambiguous (the SMSC may have it): failed, never sent again.
+  if (outcome.retryable && !AMBIGUOUS.has(outcome.errorCode)) return "retry";
+  return "failed";
+}
+
+/** The row written for a recipient whose course is sent or failed (templateRefused: failed). */
+export function outcomeRow(recipientId: bigint, outcome: SendOutcome): SendOutcomeRow {
+  return outcome.ok
+    ? { recipientId, result: SendResult.SUCCESS, providerMessageId: outcome.providerMessageId, errorCode: null }
+    : { recipientId, result: SendResult.FAILURE, providerMessageId: null, errorCode: outcome.errorCode };
+}
+
 /** Renews the lease and re-reads the status: false once the batch is no longer sending or the lease is lost. */
 async function stillSending(s: Pick<Sender, "deps" | "batchId" | "lease">): Promise<boolean> {
   if (!(await s.lease.renew())) {
@@ -770,7 +788,7 @@ async function stillSending(s: Pick<Sender, "deps" | "batchId" | "lease">): Prom
 }
 
 /** An SMPP channel whose SMSC refused this process a bind as busy, none made since (SmppAdapter.refusedHere). */
-function refusedHere(channel: PooledChannel): boolean {
+export function refusedHere(channel: PooledChannel): boolean {
   return (channel.adapter as Partial<SmppAdapter>).refusedHere === true;
 }
 

@@ -256,6 +256,98 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
   return { from: batch.status, status, userId: batch.userId, firstTime: batch.finishedAt === null, at };
 }
 
+/** A single send settled by settleSingles. */
+export interface SettledSingle {
+  batchId: bigint;
+  status: number;
+  at: Date;
+  /** Settled for the first time (batch_finished is sent once). */
+  firstTime: boolean;
+  /** Its customer has a notify URL (callbacks to send). */
+  notify: boolean;
+  userId: number;
+}
+
+/**
+ * Settles a group of single sends (dispatch-singles.ts) in one transaction, each exactly as settle() would: the
+ * batch rows locked first (in id order), then, for each still sending with nothing left unsent, counts from its
+ * recipients (those within its id bounds), the refund of what did not go, the final status (22, or 24 when
+ * nothing went) and finishedAt, in one statement; a refund through the ledger per batch that has one. A batch it
+ * does not settle (stopped meanwhile, recipients unsent, more refunded than refundable) is left as it is: its
+ * finish job settles it (or says why not).
+ */
+export async function settleSingles(
+  deps: Pick<WorkerDeps, "prisma">,
+  batchIds: readonly bigint[],
+): Promise<SettledSingle[]> {
+  if (batchIds.length === 0) return [];
+  const ids = batchIds.map(String);
+  return deps.prisma.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ id: bigint }>>`
+      SELECT id FROM message_batches WHERE id = ANY(${ids}::bigint[]) AND status = ${BatchStatus.SENDING}
+      ORDER BY id FOR UPDATE`;
+    if (locked.length === 0) return [];
+    const rows = await tx.$queryRaw<
+      Array<{
+        id: bigint;
+        tenantId: number;
+        userId: number;
+        status: number;
+        refund: bigint;
+        at: Date;
+        firstTime: boolean;
+        notify: boolean;
+      }>
+    >`
+      WITH c AS (
+        SELECT b.id, b.cost, b.refunded, b."finishedAt" AS finished_before, k.*
+        FROM message_batches b CROSS JOIN LATERAL (
+          SELECT count(*)::int AS total,
+                 count(*) FILTER (WHERE r."sendResult" = ${SendResult.NOT_SENT})::int AS unsent,
+                 count(*) FILTER (WHERE r."sendResult" = ${SendResult.SUCCESS})::int AS success,
+                 count(*) FILTER (WHERE r."sendResult" = ${SendResult.FAILURE})::int AS failed,
+                 coalesce(sum(r.price) FILTER (WHERE r."sendResult" = ${SendResult.SUCCESS}), 0)::bigint AS success_price
+          FROM recipients r
+          WHERE r."batchId" = b.id AND r.id > b."recipientIdFrom" AND r.id < b."recipientIdTo"
+        ) k
+        WHERE b.id = ANY(${locked.map((l) => l.id.toString())}::bigint[]) AND b.status = ${BatchStatus.SENDING}
+          AND b."recipientIdFrom" IS NOT NULL AND b."recipientIdTo" IS NOT NULL
+      ), s AS (
+        UPDATE message_batches b
+        SET status = CASE WHEN c.total > 0 AND c.success = 0 THEN ${BatchStatus.SEND_FAILED}::smallint
+                          ELSE ${BatchStatus.SEND_FINISHED}::smallint END,
+            reason = CASE WHEN c.total > 0 AND c.success = 0 THEN ${failureReason("all_recipients_failed")}
+                          ELSE b.reason END,
+            "sentCount" = c.success + c.failed, "successCount" = c.success, "failedCount" = c.failed,
+            refunded = c.cost - c.success_price, "finishedAt" = coalesce(b."finishedAt", now()), "updatedAt" = now()
+        FROM c
+        WHERE b.id = c.id AND c.unsent = 0 AND c.cost - c.success_price >= c.refunded
+        RETURNING b.id, b."tenantId", b."userId", b.status, c.cost - c.success_price - c.refunded AS refund,
+                  b."finishedAt" AS at, c.finished_before IS NULL AS "firstTime"
+      )
+      SELECT s.*, (u."notifyUrl" IS NOT NULL AND u."deletedAt" IS NULL) AS notify
+      FROM s JOIN users u ON u.id = s."userId"`;
+    for (const r of rows) {
+      if (r.refund <= 0n) continue;
+      await applyBalanceChange(tx, {
+        tenantId: r.tenantId,
+        userId: r.userId,
+        type: BalanceLogType.REFUND,
+        amount: r.refund,
+        batchId: r.id,
+      });
+    }
+    return rows.map((r) => ({
+      batchId: r.id,
+      status: r.status,
+      at: r.at,
+      firstTime: r.firstTime,
+      notify: r.notify,
+      userId: r.userId,
+    }));
+  }, SETTLE_TX_OPTIONS);
+}
+
 async function enqueueFinishedCallback(deps: Deps, userId: number, batchId: string): Promise<void> {
   const user = await deps.prisma.user.findUnique({ where: { id: userId }, select: { notifyUrl: true } });
   if (!user?.notifyUrl) return;

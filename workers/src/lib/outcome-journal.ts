@@ -19,6 +19,7 @@
 // intents and their sends leaves at most one token batch failed as lost_in_flight without having sent them.
 import { SendResult } from "@switchboard/contracts";
 import { isClustered, type RedisConnection, slotGroup } from "@switchboard/domain/redis";
+import type { ChainableCommander } from "ioredis";
 import type { OutcomeJournalOf, SendOutcomeRow } from "./send-outcomes";
 
 /** A kept outcome outlives any retry of its chunk (and the receipt window). */
@@ -133,6 +134,121 @@ export class OutcomeJournal {
         else tx.sadd(this.batchesKey, batchId.toString());
         await tx.exec();
       },
+    };
+  }
+
+  /**
+   * The journals of a group of single sends (dispatch-singles.ts: one batch per recipient, its one chunk named by
+   * that recipient), as one journal: each call is one MULTI over the group's keys instead of a round trip per
+   * batch. Each batch's chunk journal holds what `of(batchId, chunk)` would, so the usual path (a chunk run, a
+   * settlement) replays it as its own. Its one recipient's outcome written, a chunk's journal is gone (forget).
+   */
+  singles(entries: ReadonlyArray<{ batchId: bigint; chunk: string; recipientId: bigint }>): OutcomeJournalOf {
+    if (isClustered(this.redis)) {
+      // Keys of several batches are in several slots (no MULTI across them): each batch's journal on its own.
+      const journals = new Map(entries.map((e) => [e.recipientId, this.of(e.batchId, e.chunk)]));
+      const each = <T>(
+        items: readonly T[],
+        id: (t: T) => bigint,
+        call: (j: OutcomeJournalOf, t: T[]) => Promise<void>,
+      ) =>
+        Promise.all(
+          items.map((t) => {
+            const j = journals.get(id(t));
+            return j ? call(j, [t]) : undefined;
+          }),
+        ).then(() => undefined);
+      return {
+        intend: (ids) =>
+          each(
+            ids,
+            (i) => i,
+            (j, t) => j.intend(t),
+          ),
+        drop: (ids) =>
+          each(
+            ids,
+            (i) => i,
+            (j, t) => j.drop(t),
+          ),
+        ahead: (rows) =>
+          each(
+            rows,
+            (r) => r.recipientId,
+            (j, t) => j.ahead(t),
+          ),
+        forget: (rows) =>
+          each(
+            rows,
+            (r) => r.recipientId,
+            (j, t) => j.forget(t),
+          ),
+        keep: (rows) =>
+          each(
+            rows,
+            (r) => r.recipientId,
+            (j, t) => j.keep(t),
+          ),
+      };
+    }
+    const at = new Map(
+      entries.map((e) => [
+        e.recipientId,
+        { key: this.key(e.batchId, e.chunk), chunks: this.chunksKey(e.batchId), ...e },
+      ]),
+    );
+    type At = NonNullable<ReturnType<typeof at.get>>;
+    const multi = async <T>(
+      items: readonly T[],
+      id: (t: T) => bigint,
+      add: (tx: ChainableCommander, e: At, t: T) => void,
+    ) => {
+      if (items.length === 0) return;
+      const tx = this.redis.multi();
+      for (const t of items) {
+        const e = at.get(id(t));
+        if (e) add(tx, e, t);
+      }
+      await tx.exec();
+    };
+    return {
+      intend: (ids) =>
+        multi(
+          ids,
+          (i) => i,
+          (tx, e) => {
+            tx.hset(e.key, e.recipientId.toString(), INTENT).pexpire(e.key, KEEP_MS);
+            tx.sadd(e.chunks, e.chunk).pexpire(e.chunks, KEEP_MS);
+          },
+        ),
+      drop: (ids) =>
+        multi(
+          ids,
+          (i) => i,
+          (tx, e) => tx.hdel(e.key, e.recipientId.toString()),
+        ),
+      ahead: (rows) =>
+        multi(
+          rows,
+          (r) => r.recipientId,
+          (tx, e, r) => tx.hset(e.key, e.recipientId.toString(), serialize(r)),
+        ),
+      // The chunk's one recipient is written: its journal, and the batch's note of it, go.
+      forget: (rows) =>
+        multi(
+          rows,
+          (r) => r.recipientId,
+          (tx, e) => tx.del(e.key).srem(e.chunks, e.chunk),
+        ),
+      keep: (rows) =>
+        multi(
+          rows,
+          (r) => r.recipientId,
+          (tx, e, r) => {
+            tx.hset(e.key, e.recipientId.toString(), serialize(r)).pexpire(e.key, KEEP_MS);
+            tx.sadd(e.chunks, e.chunk).pexpire(e.chunks, KEEP_MS).sadd(this.batchesKey, e.batchId.toString());
+          },
+        ),
     };
   }
 

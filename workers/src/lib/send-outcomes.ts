@@ -36,6 +36,8 @@ export interface OutcomeWrite {
   sent: number;
   /** Recipients whose receipt was recorded with their outcome (for delivery_report callbacks). */
   withReceipt: bigint[];
+  /** The batches this statement recorded outcomes of. */
+  batches: bigint[];
 }
 
 /** Receive result of a receipt: 1 for "delivered" (or "read"), 2 for any other final state. */
@@ -43,29 +45,37 @@ export function receiveResultOf(report: Pick<DeliveryReport, "status">): RiddenR
   return receiveResultOfStatus(report.status);
 }
 
-/** Records outcomes of one batch's recipients (and receipts riding with them) and bumps its counters. */
+/**
+ * Records outcomes of recipients (and receipts riding with them) and bumps their batches' counters: of one batch
+ * (a chunk), or of several, each recipient's batch named by `batchOf` (a group of single sends).
+ */
 export async function recordSendOutcomes(
   db: Db,
-  batchId: bigint,
+  batchOf: bigint | ReadonlyMap<bigint, bigint>,
   rows: readonly SendOutcomeRow[],
 ): Promise<OutcomeWrite> {
-  if (rows.length === 0) return { sent: 0, withReceipt: [] };
+  if (rows.length === 0) return { sent: 0, withReceipt: [], batches: [] };
   const ids = rows.map((r) => r.recipientId.toString());
+  const batchIds = rows.map((r) => {
+    const id = typeof batchOf === "bigint" ? batchOf : batchOf.get(r.recipientId);
+    if (id === undefined) throw new Error(`no batch for recipient ${r.recipientId}`);
+    return id.toString();
+  });
   const results = rows.map((r) => r.result);
   const messageIds = rows.map((r) => r.providerMessageId);
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
-  const [row] = await db.$queryRaw<Array<{ sent: number; withReceipt: bigint[] | null }>>`
+  const [row] = await db.$queryRaw<Array<{ sent: number; withReceipt: bigint[] | null; batches: bigint[] | null }>>`
     WITH o AS (
-      SELECT * FROM unnest(${ids}::bigint[], ${results}::smallint[], ${messageIds}::text[], ${errors}::text[],
-                           ${receiveResults}::smallint[], ${receiptErrors}::text[])
-        AS o(id, result, message_id, error_code, receive_result, receipt_error)
+      SELECT * FROM unnest(${ids}::bigint[], ${batchIds}::bigint[], ${results}::smallint[], ${messageIds}::text[],
+                           ${errors}::text[], ${receiveResults}::smallint[], ${receiptErrors}::text[])
+        AS o(id, batch_id, result, message_id, error_code, receive_result, receipt_error)
     ), t AS (
       SELECT o.*, p.toid, p.tid FROM o CROSS JOIN LATERAL (
         SELECT r.tableoid AS toid, r.ctid AS tid, r."batchId", r."sendResult" FROM recipients r WHERE r.id = o.id OFFSET 0
       ) p
-      WHERE p."batchId" = ${batchId} AND p."sendResult" = ${SendResult.NOT_SENT}
+      WHERE p."batchId" = o.batch_id AND p."sendResult" = ${SendResult.NOT_SENT}
     ), u AS (
       UPDATE recipients r
       SET "sendResult" = t.result, "providerMessageId" = t.message_id, "sentAt" = now(),
@@ -81,25 +91,26 @@ export async function recordSendOutcomes(
       FROM t
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r.tableoid = t.toid
         AND r."sendResult" = ${SendResult.NOT_SENT}
-      RETURNING r.id, t.result, t.receive_result
+      RETURNING r.id, r."batchId" AS batch_id, t.result, t.receive_result
     ), c AS (
-      SELECT count(*)::int AS sent,
+      SELECT batch_id, count(*)::int AS sent,
              count(*) FILTER (WHERE result = ${SendResult.SUCCESS})::int AS success,
              count(*) FILTER (WHERE result = ${SendResult.FAILURE})::int AS failed,
              count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVED})::int AS delivered,
-             count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered,
-             array_agg(id) FILTER (WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS with_receipt
-      FROM u
+             count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
+      FROM u GROUP BY batch_id
     ), b AS (
       UPDATE message_batches
       SET "sentCount" = "sentCount" + c.sent, "successCount" = "successCount" + c.success,
           "failedCount" = "failedCount" + c.failed, "deliveredCount" = "deliveredCount" + c.delivered,
           "undeliveredCount" = "undeliveredCount" + c.undelivered, "updatedAt" = now()
       FROM c
-      WHERE id = ${batchId} AND c.sent > 0
+      WHERE id = c.batch_id
     )
-    SELECT sent, with_receipt AS "withReceipt" FROM c`;
-  return { sent: row?.sent ?? 0, withReceipt: row?.withReceipt ?? [] };
+    SELECT (SELECT count(*)::int FROM u) AS sent,
+           (SELECT array_agg(id) FROM u WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS "withReceipt",
+           (SELECT array_agg(batch_id) FROM c) AS batches`;
+  return { sent: row?.sent ?? 0, withReceipt: row?.withReceipt ?? [], batches: row?.batches ?? [] };
 }
 
 /**

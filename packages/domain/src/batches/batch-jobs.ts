@@ -13,6 +13,9 @@ import {
   bullPrefix,
   bullQueuePrefix,
   DEFAULT_RETRY_POLICIES,
+  DISPATCH_SINGLES,
+  type DispatchSinglesJob,
+  dispatchSinglesJob,
   QUEUE,
   type QueueName,
   type RetryPolicy,
@@ -31,6 +34,11 @@ export interface BatchJobs {
   dispatch(batchId: bigint, scheduledAt: Date | null): Promise<void>;
   /** Batches due now whose creation time the caller holds (no read for their job keys), in one round trip. */
   dispatchNow(batches: ReadonlyArray<{ id: bigint; createdAt: Date }>): Promise<void>;
+  /**
+   * Single sends of one number each, due now, as one group job (the workers start, send and settle them
+   * together); one round trip.
+   */
+  dispatchSingles(batches: ReadonlyArray<{ id: bigint; createdAt: Date; recipientId: bigint }>): Promise<void>;
   /**
    * A new schedule for a batch already in 20: a dispatch job still waiting gets the new delay, else one is
    * added. (A job that fires early finds the batch not due and does nothing; the scheduler comes back for it.)
@@ -96,6 +104,22 @@ export function bullBatchJobs(
           opts: { ...JOB_OPTIONS.dispatch, jobId: batchJobId(QUEUE.dispatchBatch, batchJobKey(b.id, b.createdAt)) },
         })),
       );
+    },
+    dispatchSingles: async (batches) => {
+      const [first] = batches;
+      if (!first) return;
+      const data: DispatchSinglesJob = {
+        batches: batches.map((b) => ({
+          batchId: b.id.toString(),
+          createdAt: b.createdAt.toISOString(),
+          recipientId: b.recipientId.toString(),
+        })),
+      };
+      await queue(QUEUE.dispatchBatch).add(DISPATCH_SINGLES, dispatchSinglesJob.parse(data), {
+        ...JOB_OPTIONS.dispatch,
+        // The group's first batch names it: no other group holds that batch.
+        jobId: batchJobId(QUEUE.dispatchBatch, `singles-${batchJobKey(first.id, first.createdAt)}`),
+      });
     },
     reschedule: async (batchId, scheduledAt) => {
       const delay = scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0;

@@ -63,7 +63,7 @@ export const batchDepsPlugin = fp(
         memory.forget();
       return payload;
     });
-    const lane = new SingleSendLane(prisma, memory, app.log);
+    const lane = new SingleSendLane(prisma, memory, app.log, jobs);
     const callbacks = bullCallbackJobs(redis, config.REDIS_PREFIX, prisma, (err) =>
       app.log.error({ err }, "could not enqueue batch_status callbacks"),
     );

@@ -1,5 +1,5 @@
 // Mode 1 waits for its one recipient's outcome. Polling the database for it cost every waiting request a query
-// every 200 ms and added up to 200 ms to each answer; the workers now publish the batch id once they have written
+// every 200 ms and added up to 200 ms to each answer; the workers now publish the batch ids once they have written
 // outcomes (sendOutcomesWritten), and a waiting request reads its row when its batch is named. One subscriber per
 // API process serves every waiting request. A message can be lost (Redis reconnecting), so each wait also reads
 // again at a slow interval, and once more at its deadline. The watch starts before the batch's job is enqueued,
@@ -29,10 +29,13 @@ export class OutcomeSignal {
   ) {
     this.subscriber = duplicateRedis(redis, { lazyConnect: true });
     this.subscriber.on("error", () => undefined); // the main connection reports Redis trouble; waits poll meanwhile
-    this.subscriber.on("message", (_channel, batchId: string) => {
-      for (const w of this.waiting.get(batchId) ?? []) {
-        w.signalled = true;
-        w.wake?.();
+    // The workers name every batch one outcome write recorded: "12" or "12,13,17" (a group of single sends).
+    this.subscriber.on("message", (_channel, batchIds: string) => {
+      for (const batchId of batchIds.split(",")) {
+        for (const w of this.waiting.get(batchId) ?? []) {
+          w.signalled = true;
+          w.wake?.();
+        }
       }
     });
   }

@@ -11,8 +11,13 @@
 // WhatsApp), review, a schedule. A group whose transaction fails (a balance that does not cover the whole group,
 // two sends with one idempotency key, a lost connection) writes nothing, and each of its sends takes the usual
 // path on its own, so the caller still gets its own answer (402 for the ones the balance did not cover).
+//
+// The sends the lane wrote go to the workers as groups too (dispatch()): the requests of a group ask for their
+// dispatch on the same turn, right after their watch for the outcome is set, and one dispatch-singles job carries
+// them all; the workers start, send and settle the group together (workers/src/jobs/dispatch-singles.ts).
 import { BatchStatus, contentText, ProductCode, TaskType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import type { BatchJobs } from "@switchboard/domain/batches/batch-jobs";
 import { type SubmitContext, senderIdOf } from "@switchboard/domain/batches/context";
 import { type BatchSpec, INSERT_CHUNK, type Materialized } from "@switchboard/domain/batches/materialize";
 import type { NumberSorter } from "@switchboard/domain/batches/number-sorter";
@@ -32,25 +37,55 @@ interface LaneSend {
 }
 
 /** What the group wrote for a send; null: nothing, the usual path takes it. */
-type Written = { batchId: bigint; createdAt: Date } | null;
+type Written = { batchId: bigint; createdAt: Date; recipientId: bigint } | null;
 
 /** Sends written in one transaction at most (the statements' arrays stay small; more waits for the next group). */
 const GROUP_MAX = Math.min(500, INSERT_CHUNK);
 
 /** A materialised single send, with the creation time its job key needs (no read for it). */
-export type LaneMaterialized = Materialized & { createdAt: Date };
+export type LaneMaterialized = Materialized & { createdAt: Date; recipientId: bigint };
+
+/** A lane-written send due now, as its dispatch names it. */
+type Dispatch = { id: bigint; createdAt: Date; recipientId: bigint };
 
 export class SingleSendLane {
   /** Sends waiting for their customer's group, by customer. */
   private readonly waiting = new Map<number, Array<{ send: LaneSend; done: (w: Written) => void }>>();
   /** Customers whose group is being written. */
   private readonly writing = new Set<number>();
+  /** Dispatches asked for on this turn: one group job for all of them (flushed on the next turn). */
+  private dispatching: { sends: Dispatch[]; done: Promise<void> } | null = null;
 
   constructor(
     private readonly prisma: PrismaClient,
     readonly memory: SubmitMemory,
     private readonly log: FastifyBaseLogger,
+    private readonly jobs: Pick<BatchJobs, "dispatchSingles">,
   ) {}
+
+  /**
+   * Hands a lane-written send to the workers, with every other one asked for on this turn, in one job. Rejects
+   * when the job could not be added (the caller logs it; the workers' scheduler sends batches left in 20).
+   */
+  dispatch(send: Dispatch): Promise<void> {
+    if (this.dispatching) {
+      this.dispatching.sends.push(send);
+      return this.dispatching.done;
+    }
+    const sends = [send];
+    const done = new Promise<void>((resolve, reject) =>
+      setImmediate(() => {
+        this.dispatching = null;
+        // At most GROUP_MAX per job (the job's contract): more asked on one turn go as several jobs.
+        const jobs: Promise<void>[] = [];
+        for (let i = 0; i < sends.length; i += GROUP_MAX)
+          jobs.push(this.jobs.dispatchSingles(sends.slice(i, i + GROUP_MAX)));
+        Promise.all(jobs).then(() => resolve(), reject);
+      }),
+    );
+    this.dispatching = { sends, done };
+    return done;
+  }
 
   /**
    * Writes a single send through the lane when it qualifies: its batch, recipient and charge committed, status 20.
@@ -76,6 +111,7 @@ export class SingleSendLane {
     return {
       batchId: written.batchId,
       createdAt: written.createdAt,
+      recipientId: written.recipientId,
       status: BatchStatus.PENDING_SEND,
       cost: quote.price,
       quote: { countries: new Map([[countryCode, quote]]) },
@@ -136,7 +172,7 @@ export class SingleSendLane {
       const col = <T>(f: (s: LaneSend) => T) => kept.map(({ s }) => f(s));
       // Ids drawn first, so each batch's recipient is written beside it in the same statement and the batch knows
       // its recipient's id bounds (recipientIdFrom/To: exclusive, as materializeBatch draws them).
-      const rows = await tx.$queryRaw<Array<{ ord: bigint; id: bigint; createdAt: Date }>>`
+      const rows = await tx.$queryRaw<Array<{ ord: bigint; id: bigint; createdAt: Date; rid: bigint }>>`
         WITH v AS (
           SELECT t.*, nextval(pg_get_serial_sequence('message_batches', 'id')) AS bid,
                  nextval(pg_get_serial_sequence('recipients', 'id')) AS rid
@@ -161,7 +197,7 @@ export class SingleSendLane {
           INSERT INTO recipients (id, "batchId", phone, "countryCode", "channelId", segments, price)
           SELECT rid, bid, phone, cc, ch, units, price FROM v
         )
-        SELECT v.ord, b.id, b."createdAt" FROM v JOIN b ON b.id = v.bid ORDER BY v.ord`;
+        SELECT v.ord, b.id, b."createdAt", v.rid FROM v JOIN b ON b.id = v.bid ORDER BY v.ord`;
       const charged = await consumeForBatches(tx, {
         tenantId: customer.tenantId,
         userId: customer.id,
@@ -173,7 +209,8 @@ export class SingleSendLane {
       });
       // The balance does not cover the whole group: roll back, and each send is charged on its own.
       if (!charged) throw new GroupUnaffordable();
-      for (const r of rows) written[kept[Number(r.ord) - 1]!.i] = { batchId: r.id, createdAt: r.createdAt };
+      for (const r of rows)
+        written[kept[Number(r.ord) - 1]!.i] = { batchId: r.id, createdAt: r.createdAt, recipientId: r.rid };
       return written;
     }, LEDGER_TX_OPTIONS);
   }

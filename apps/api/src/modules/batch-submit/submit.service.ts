@@ -79,11 +79,14 @@ async function batchByKey(db: Db, userId: number, key: string | null | undefined
  */
 async function enqueueDispatch(
   deps: BatchDeps,
-  made: { batchId: bigint; createdAt?: Date },
+  made: { batchId: bigint; createdAt?: Date; recipientId?: bigint },
   scheduledAt: Date | null,
 ): Promise<void> {
   try {
-    if (made.createdAt && scheduledAt === null)
+    // Written by the single-send lane: sent with the rest of its group (single-lane.ts).
+    if (made.createdAt && made.recipientId !== undefined && scheduledAt === null)
+      await deps.lane.dispatch({ id: made.batchId, createdAt: made.createdAt, recipientId: made.recipientId });
+    else if (made.createdAt && scheduledAt === null)
       await deps.jobs.dispatchNow([{ id: made.batchId, createdAt: made.createdAt }]);
     else await deps.jobs.dispatch(made.batchId, scheduledAt);
   } catch (err) {

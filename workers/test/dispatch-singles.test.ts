@@ -1,0 +1,190 @@
+// dispatch-singles (issue 20): a group of single sends, as the API's lane writes them (one batch per number, its
+// recipient within the batch's id bounds, charged), started, sent and settled together over the real SMPP adapter
+// and the project's SMSC simulator. Whatever is out of the ordinary goes the usual path (dispatch-batch and its
+// chunk), and no message ever reaches the SMSC twice: a group run again, a batch stopped before its group ran, a
+// job of another life of the database, an SMSC throttling, a chunk whose lease another process holds.
+import type { SimulatorSubmit, SmscSimulator } from "@switchboard/channels/simulators";
+import { startSmscSimulator } from "@switchboard/channels/simulators";
+import { BatchStatus, type DispatchSinglesJob, ReceiveResult, SendResult } from "@switchboard/contracts";
+import type { PrismaClient } from "@switchboard/db";
+import { verifyLedger } from "@switchboard/domain/ledger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dispatchSingles } from "../src/jobs/dispatch-singles";
+import { chunkName } from "../src/lib/job-queues";
+import {
+  type Customer,
+  createCustomer,
+  createPendingBatch,
+  createSmppChannel,
+  expectMoneyExact,
+  type Harness,
+  phoneNumbers,
+  startHarness,
+  testPrisma,
+  waitFor,
+  waitSettled,
+} from "./helpers";
+
+let prisma: PrismaClient;
+let harness: Harness;
+const simulators: SmscSimulator[] = [];
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness?.stop();
+  await Promise.all(simulators.map((s) => s.close()));
+  await prisma?.$disconnect();
+});
+
+async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}) {
+  const submits: SimulatorSubmit[] = [];
+  const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
+  simulators.push(sim);
+  const channelId = await createSmppChannel(prisma, { port: sim.port });
+  return { sim, submits, channelId };
+}
+
+/** Single sends as the lane writes them: a batch in 20 per number, its one recipient inside its id bounds. */
+async function singles(customer: Customer, channelId: number, phones: readonly string[]) {
+  const made: Array<DispatchSinglesJob["batches"][number] & { phone: string }> = [];
+  for (const phone of phones) {
+    const { batchId } = await createPendingBatch(prisma, customer, channelId, [phone]);
+    const r = await prisma.recipient.findFirstOrThrow({ where: { batchId: BigInt(batchId) } });
+    const b = await prisma.messageBatch.update({
+      where: { id: BigInt(batchId) },
+      data: { recipientIdFrom: r.id - 1n, recipientIdTo: r.id + 1n, submitMode: 1, totalCount: 1 },
+    });
+    made.push({ batchId, createdAt: b.createdAt.toISOString(), recipientId: r.id.toString(), phone });
+  }
+  return made;
+}
+
+const job = (batches: ReadonlyArray<DispatchSinglesJob["batches"][number]>): DispatchSinglesJob => ({
+  batches: batches.map(({ batchId, createdAt, recipientId }) => ({ batchId, createdAt, recipientId })),
+});
+
+/** Destinations the SMSC accepted, each as often as it did. */
+function accepted(submits: readonly SimulatorSubmit[]): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const s of submits) {
+    if (s.status === 0) seen.set(digits(s.destination), (seen.get(digits(s.destination)) ?? 0) + 1);
+  }
+  return seen;
+}
+
+const digits = (phone: string) => phone.replace(/^\+/, "");
+
+describe("dispatch-singles: a group of single sends", () => {
+  it("sends each once, settles each with its receipt (22, or 24 refunded), in one group", async () => {
+    const { submits, channelId } = await simulator({ receiptDelayMs: 0 });
+    const customer = await createCustomer(prisma);
+    // every fourth number ends in 0000: the simulator refuses it for good (ESME_RINVDSTADR)
+    const group = await singles(customer, channelId, phoneNumbers(24, { every: 4, ending: "0000" }));
+
+    await dispatchSingles(harness.deps, job(group));
+
+    const sent = accepted(submits);
+    const refused = submits.filter((s) => s.status !== 0).length;
+    expect(refused).toBe(6);
+    expect(sent.size + refused).toBe(group.length);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    for (const g of group) {
+      // settled by the group itself: final already when the job returns
+      const b = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(g.batchId) } });
+      const r = await prisma.recipient.findFirstOrThrow({ where: { batchId: BigInt(g.batchId) } });
+      if (sent.has(digits(g.phone))) {
+        expect(b.status).toBe(BatchStatus.SEND_FINISHED);
+        expect(r.sendResult).toBe(SendResult.SUCCESS);
+        expect(r.providerMessageId).not.toBeNull();
+      } else {
+        expect(b.status).toBe(BatchStatus.SEND_FAILED);
+        expect(r.sendResult).toBe(SendResult.FAILURE);
+        expect(b.refunded).toBe(b.cost);
+      }
+      expect(b.finishedAt).not.toBeNull();
+      await expectMoneyExact(prisma, customer, g.batchId);
+    }
+    // Receipts come back through the usual receipt path and land on the sent ones.
+    await waitFor("every receipt", async () => {
+      const n = await prisma.recipient.count({
+        where: {
+          batchId: { in: group.map((g) => BigInt(g.batchId)) },
+          sendResult: SendResult.SUCCESS,
+          receiveResult: { not: ReceiveResult.UNKNOWN },
+        },
+      });
+      return n === sent.size ? n : undefined;
+    });
+    expect((await verifyLedger(prisma, customer.id)).ok).toBe(true);
+  });
+
+  it("run again (a crash after the first run), sends nothing twice; a stopped batch and another life's are not sent", async () => {
+    const { submits, channelId } = await simulator();
+    const customer = await createCustomer(prisma);
+    const group = await singles(customer, channelId, phoneNumbers(6));
+    const [stopped, stale] = group.slice(4);
+    // Terminated before its group ran, and an entry naming the batch with another creation time.
+    await prisma.messageBatch.update({
+      where: { id: BigInt(stopped!.batchId) },
+      data: { status: BatchStatus.SEND_TERMINATED },
+    });
+    const staleEntry = { ...stale!, createdAt: new Date(Date.parse(stale!.createdAt) - 60_000).toISOString() };
+
+    const first = job([...group.slice(0, 5), staleEntry]);
+    await dispatchSingles(harness.deps, first);
+    await dispatchSingles(harness.deps, first);
+
+    const sent = accepted(submits);
+    expect(sent.size).toBe(4);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect(sent.has(digits(stopped!.phone))).toBe(false);
+    expect(sent.has(digits(stale!.phone))).toBe(false);
+    // The batch the stale entry named is untouched: still waiting in 20 for its own dispatch.
+    const untouched = await prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(stale!.batchId) } });
+    expect(untouched.status).toBe(BatchStatus.PENDING_SEND);
+    for (const g of group.slice(0, 4)) {
+      expect((await waitSettled(prisma, g.batchId)).status).toBe(BatchStatus.SEND_FINISHED);
+    }
+  });
+
+  it("an SMSC throttling the group: what it refuses for now goes the usual path and is sent once", async () => {
+    const { submits, channelId } = await simulator({ throttle: 5 });
+    const customer = await createCustomer(prisma);
+    const group = await singles(customer, channelId, phoneNumbers(12));
+
+    await dispatchSingles(harness.deps, job(group));
+    for (const g of group) {
+      expect((await waitSettled(prisma, g.batchId, 90_000)).status).toBe(BatchStatus.SEND_FINISHED);
+      await expectMoneyExact(prisma, customer, g.batchId);
+    }
+    const sent = accepted(submits);
+    expect(sent.size).toBe(group.length);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect(submits.some((s) => s.status !== 0)).toBe(true);
+  });
+
+  it("a batch whose chunk another process holds is left to it, and sent once when it lets go", async () => {
+    const { submits, channelId } = await simulator();
+    const customer = await createCustomer(prisma);
+    const group = await singles(customer, channelId, phoneNumbers(3));
+    const held = group[1]!;
+    const lease = await harness.deps.leases.acquire(
+      held.batchId,
+      chunkName({ batchId: held.batchId, channelId, fromId: held.recipientId, toId: held.recipientId }),
+    );
+    expect(lease).not.toBeNull();
+
+    await dispatchSingles(harness.deps, job(group));
+    expect(accepted(submits).has(digits(held.phone))).toBe(false);
+    expect(accepted(submits).size).toBe(2);
+
+    await lease!.release();
+    expect((await waitSettled(prisma, held.batchId, 60_000)).status).toBe(BatchStatus.SEND_FINISHED);
+    const sent = accepted(submits);
+    expect(sent.size).toBe(3);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+  });
+});
