@@ -166,7 +166,61 @@ export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
     WHERE b.id = ${batchId}`;
   if (!row) throw notFound("entity.batch");
+  return batchRowOf(row, lang);
+}
+
+function batchRowOf(
+  row: Omit<BatchRecord, "user"> & { username: string; productName: string | null },
+  lang: Lang,
+): BatchRow {
   const { username, productName, ...b } = row;
   const names = new Map(productName === null ? [] : [[b.productId, productName]]);
   return toBatchRow({ ...b, user: { username } }, names, lang);
+}
+
+/** What a single send (mode 1) answers about its one recipient. */
+export interface SingleRecipient {
+  phone: string;
+  countryCode: string;
+  price: bigint;
+  sendResult: number;
+  errorCode: string | null;
+  providerMessageId: string | null;
+}
+
+/**
+ * A single send's batch as batchRowById shows it, with its one recipient, in one statement: what mode 1 reads
+ * while it waits for the provider's answer, and answers with. The recipient is looked up within the batch's id
+ * bounds where it has them (one partition probed, not every partition's batch index).
+ */
+export async function singleSendRow(
+  db: Db,
+  batchId: bigint,
+  lang: Lang,
+): Promise<{ batch: BatchRow; recipient: SingleRecipient | null }> {
+  const [row] = await db.$queryRaw<
+    Array<
+      Omit<BatchRecord, "user"> & {
+        username: string;
+        productName: string | null;
+        recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null;
+      }
+    >
+  >`
+    SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName",
+           (SELECT json_build_object('phone', r.phone, 'countryCode', r."countryCode", 'price', r.price::text,
+                                     'sendResult', r."sendResult", 'errorCode', r."errorCode",
+                                     'providerMessageId', r."providerMessageId")
+            FROM recipients r
+            WHERE r."batchId" = b.id
+              AND (b."recipientIdFrom" IS NULL OR (r.id > b."recipientIdFrom" AND r.id < b."recipientIdTo"))
+            ORDER BY r.id LIMIT 1) AS recipient
+    FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
+    WHERE b.id = ${batchId}`;
+  if (!row) throw notFound("entity.batch");
+  const { recipient, ...batch } = row;
+  return {
+    batch: batchRowOf(batch, lang),
+    recipient: recipient && { ...recipient, price: BigInt(recipient.price) },
+  };
 }

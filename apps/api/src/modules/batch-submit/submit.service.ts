@@ -17,7 +17,7 @@ import {
   SubmitMode,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
-import { batchRowById } from "@switchboard/domain/batches/batch-row";
+import { batchRowById, singleSendRow } from "@switchboard/domain/batches/batch-row";
 import {
   assertContentFits,
   assertMaySubmit,
@@ -167,52 +167,41 @@ function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
   });
 }
 
-/** What mode 1 answers about its one recipient. */
-const SINGLE_RECIPIENT = {
-  phone: true,
-  countryCode: true,
-  price: true,
-  sendResult: true,
-  errorCode: true,
-  providerMessageId: true,
-} as const;
-
-/** Mode 1: the one recipient once the provider answered (send result leaves 0), or as it is when the wait ends. */
-async function awaitSingleOutcome(deps: BatchDeps, batchId: bigint, watch: OutcomeWatch) {
-  const read = async () => {
-    const r = await deps.prisma.recipient.findFirst({ where: { batchId }, select: SINGLE_RECIPIENT });
-    if (!r) throw new Error(`batch ${batchId} has no recipient`);
-    return r;
-  };
+/**
+ * Mode 1: the batch and its one recipient once the provider answered (send result leaves 0), or as they are when
+ * the wait ends: one statement per read (singleSendRow).
+ */
+function awaitSingleOutcome(deps: BatchDeps, batchId: bigint, watch: OutcomeWatch, lang: Lang) {
+  const read = () => singleSendRow(deps.prisma, batchId, lang);
   return deps.outcomes.wait(
     watch,
     Date.now() + deps.singleWaitMs,
     async () => {
-      const r = await read();
-      return r.sendResult !== SendResult.NOT_SENT ? r : undefined;
+      const row = await read();
+      return row.recipient && row.recipient.sendResult !== SendResult.NOT_SENT ? row : undefined;
     },
     read,
   );
 }
 
-/** Mode 1's answer: a watch (started before the dispatch was enqueued) when the batch is being sent now. */
-async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, watch: OutcomeWatch | null) {
-  if (status === BatchStatus.UNDER_REVIEW) return { outcome: "under_review" as const, recipient: null };
-  const waited = watch !== null;
-  const r = waited
-    ? await awaitSingleOutcome(deps, batchId, watch)
-    : await deps.prisma.recipient.findFirstOrThrow({
-        where: { batchId },
-        select: SINGLE_RECIPIENT,
-      });
-  const outcome = !waited
+/**
+ * Mode 1's answer, with the batch row: a watch (started before the dispatch was enqueued) when the batch is being
+ * sent now.
+ */
+async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, watch: OutcomeWatch | null, lang: Lang) {
+  const { batch, recipient: r } = watch
+    ? await awaitSingleOutcome(deps, batchId, watch, lang)
+    : await singleSendRow(deps.prisma, batchId, lang);
+  if (status === BatchStatus.UNDER_REVIEW) return { batch, outcome: "under_review" as const, recipient: null };
+  if (!r) throw new Error(`batch ${batchId} has no recipient`);
+  const outcome = !watch
     ? ("scheduled" as const)
     : r.sendResult === SendResult.SUCCESS
       ? ("accepted" as const)
       : r.sendResult === SendResult.NOT_SENT
         ? ("sending" as const)
         : ("refused" as const);
-  return { outcome, recipient: { ...r, price: formatMoney(r.price) } };
+  return { batch, outcome, recipient: { ...r, price: formatMoney(r.price) } };
 }
 
 /**
@@ -281,12 +270,13 @@ async function createBatch(
   const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
   const single =
     body.submitMode === SubmitMode.SINGLE
-      ? await singleAnswer(deps, made.batchId, made.status, watch)
-      : { outcome: null, recipient: null };
-  return {
-    result: { batch: await batchRowById(deps.prisma, made.batchId, opts.lang), numbers, ...single },
-    replayed: false,
-  };
+      ? await singleAnswer(deps, made.batchId, made.status, watch, opts.lang)
+      : {
+          batch: await batchRowById(deps.prisma, made.batchId, opts.lang),
+          outcome: null,
+          recipient: null,
+        };
+  return { result: { numbers, ...single }, replayed: false };
 }
 
 // ---------------------------------------------------------------- mode 3
