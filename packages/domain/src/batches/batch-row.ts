@@ -161,7 +161,7 @@ const BATCH_ROW_COLUMNS = Prisma.raw(
  * product's name in one statement (three with the relation and productNames).
  */
 export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise<BatchRow> {
-  const [row] = await db.$queryRaw<Array<Omit<BatchRecord, "user"> & { username: string; productName: string | null }>>`
+  const [row] = await db.$queryRaw<BatchRowRecord[]>`
     SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName"
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
     WHERE b.id = ${batchId}`;
@@ -169,10 +169,11 @@ export async function batchRowById(db: Db, batchId: bigint, lang: Lang): Promise
   return batchRowOf(row, lang);
 }
 
-function batchRowOf(
-  row: Omit<BatchRecord, "user"> & { username: string; productName: string | null },
-  lang: Lang,
-): BatchRow {
+/** A batch as its statement read it (with its owner's name and its product's name), as the answers show it. */
+export type BatchRowRecord = Omit<BatchRecord, "user"> & { username: string; productName: string | null };
+
+/** The answers' row of a batch read with its owner's and product's names (batchRowById, a single send's write). */
+export function batchRowOf(row: BatchRowRecord, lang: Lang): BatchRow {
   const { username, productName, ...b } = row;
   const names = new Map(productName === null ? [] : [[b.productId, productName]]);
   return toBatchRow({ ...b, user: { username } }, names, lang);
@@ -199,13 +200,7 @@ export async function singleSendRow(
   lang: Lang,
 ): Promise<{ batch: BatchRow; recipient: SingleRecipient | null }> {
   const [row] = await db.$queryRaw<
-    Array<
-      Omit<BatchRecord, "user"> & {
-        username: string;
-        productName: string | null;
-        recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null;
-      }
-    >
+    Array<BatchRowRecord & { recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null }>
   >`
     SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName",
            (SELECT json_build_object('phone', r.phone, 'countryCode', r."countryCode", 'price', r.price::text,

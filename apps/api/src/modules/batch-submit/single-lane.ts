@@ -18,6 +18,7 @@
 import { BatchStatus, contentText, ProductCode, TaskType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import type { BatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import type { BatchRowRecord } from "@switchboard/domain/batches/batch-row";
 import { type SubmitContext, senderIdOf } from "@switchboard/domain/batches/context";
 import { type BatchSpec, INSERT_CHUNK, type Materialized } from "@switchboard/domain/batches/materialize";
 import type { NumberSorter } from "@switchboard/domain/batches/number-sorter";
@@ -37,13 +38,18 @@ interface LaneSend {
 }
 
 /** What the group wrote for a send; null: nothing, the usual path takes it. */
-type Written = { batchId: bigint; createdAt: Date; recipientId: bigint } | null;
+type Written = { batchId: bigint; createdAt: Date; recipientId: bigint; row: BatchRowRecord } | null;
 
 /** Sends written in one transaction at most (the statements' arrays stay small; more waits for the next group). */
 const GROUP_MAX = Math.min(500, INSERT_CHUNK);
 
 /** A materialised single send, with the creation time its job key needs (no read for it). */
-export type LaneMaterialized = Materialized & { createdAt: Date; recipientId: bigint };
+export type LaneMaterialized = Materialized & {
+  createdAt: Date;
+  recipientId: bigint;
+  /** The batch as written, with its owner's and product's names: its answer needs no read. */
+  row: BatchRowRecord;
+};
 
 /** A lane-written send due now, as its dispatch names it. */
 type Dispatch = { id: bigint; createdAt: Date; recipientId: bigint };
@@ -112,6 +118,7 @@ export class SingleSendLane {
       batchId: written.batchId,
       createdAt: written.createdAt,
       recipientId: written.recipientId,
+      row: written.row,
       status: BatchStatus.PENDING_SEND,
       cost: quote.price,
       quote: { countries: new Map([[countryCode, quote]]) },
@@ -172,7 +179,7 @@ export class SingleSendLane {
       const col = <T>(f: (s: LaneSend) => T) => kept.map(({ s }) => f(s));
       // Ids drawn first, so each batch's recipient is written beside it in the same statement and the batch knows
       // its recipient's id bounds (recipientIdFrom/To: exclusive, as materializeBatch draws them).
-      const rows = await tx.$queryRaw<Array<{ ord: bigint; id: bigint; createdAt: Date; rid: bigint }>>`
+      const rows = await tx.$queryRaw<Array<BatchRowRecord & { ord: bigint; rid: bigint }>>`
         WITH v AS (
           SELECT t.*, nextval(pg_get_serial_sequence('message_batches', 'id')) AS bid,
                  nextval(pg_get_serial_sequence('recipients', 'id')) AS rid
@@ -192,12 +199,14 @@ export class SingleSendLane {
                  ${TaskType.MESSAGE}::smallint, mode, src, ${BatchStatus.PENDING_SEND}::smallint, content::jsonb,
                  sender, units, ikey, 1, 1, 1, price, rid - 1, rid + 1, now()
           FROM v
-          RETURNING id, "createdAt"
+          RETURNING *
         ), r AS (
           INSERT INTO recipients (id, "batchId", phone, "countryCode", "channelId", segments, price)
           SELECT rid, bid, phone, cc, ch, units, price FROM v
         )
-        SELECT v.ord, b.id, b."createdAt", v.rid FROM v JOIN b ON b.id = v.bid ORDER BY v.ord`;
+        SELECT v.ord, v.rid, b.*, u.username, p.name AS "productName"
+        FROM v JOIN b ON b.id = v.bid JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
+        ORDER BY v.ord`;
       const charged = await consumeForBatches(tx, {
         tenantId: customer.tenantId,
         userId: customer.id,
@@ -209,8 +218,8 @@ export class SingleSendLane {
       });
       // The balance does not cover the whole group: roll back, and each send is charged on its own.
       if (!charged) throw new GroupUnaffordable();
-      for (const r of rows)
-        written[kept[Number(r.ord) - 1]!.i] = { batchId: r.id, createdAt: r.createdAt, recipientId: r.rid };
+      for (const { ord, rid, ...row } of rows)
+        written[kept[Number(ord) - 1]!.i] = { batchId: row.id, createdAt: row.createdAt, recipientId: rid, row };
       return written;
     }, LEDGER_TX_OPTIONS);
   }

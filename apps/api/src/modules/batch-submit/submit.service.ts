@@ -17,7 +17,7 @@ import {
   SubmitMode,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
-import { batchRowById, singleSendRow } from "@switchboard/domain/batches/batch-row";
+import { batchRowById, batchRowOf, singleSendRow } from "@switchboard/domain/batches/batch-row";
 import {
   assertContentFits,
   assertMaySubmit,
@@ -268,11 +268,13 @@ async function createBatch(
   if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made, spec.scheduledAt);
 
   const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
+  const laneRow = (made as Partial<LaneMaterialized>).row;
   const single =
     body.submitMode === SubmitMode.SINGLE
       ? await singleAnswer(deps, made.batchId, made.status, watch, opts.lang)
       : {
-          batch: await batchRowById(deps.prisma, made.batchId, opts.lang),
+          // Written by the lane: the row as written is the answer (no read).
+          batch: laneRow ? batchRowOf(laneRow, opts.lang) : await batchRowById(deps.prisma, made.batchId, opts.lang),
           outcome: null,
           recipient: null,
         };
