@@ -14,7 +14,7 @@ import { chunkName } from "../src/lib/job-queues";
 import {
   type Customer,
   createCustomer,
-  createPendingBatch,
+  createSingles,
   createSmppChannel,
   expectMoneyExact,
   type Harness,
@@ -47,20 +47,8 @@ async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {})
   return { sim, submits, channelId };
 }
 
-/** Single sends as the lane writes them: a batch in 20 per number, its one recipient inside its id bounds. */
-async function singles(customer: Customer, channelId: number, phones: readonly string[]) {
-  const made: Array<DispatchSinglesJob["batches"][number] & { phone: string }> = [];
-  for (const phone of phones) {
-    const { batchId } = await createPendingBatch(prisma, customer, channelId, [phone]);
-    const r = await prisma.recipient.findFirstOrThrow({ where: { batchId: BigInt(batchId) } });
-    const b = await prisma.messageBatch.update({
-      where: { id: BigInt(batchId) },
-      data: { recipientIdFrom: r.id - 1n, recipientIdTo: r.id + 1n, submitMode: 1, totalCount: 1 },
-    });
-    made.push({ batchId, createdAt: b.createdAt.toISOString(), recipientId: r.id.toString(), phone });
-  }
-  return made;
-}
+const singles = (customer: Customer, channelId: number, phones: readonly string[]) =>
+  createSingles(prisma, customer, channelId, phones);
 
 const job = (batches: ReadonlyArray<DispatchSinglesJob["batches"][number]>): DispatchSinglesJob => ({
   batches: batches.map(({ batchId, createdAt, recipientId }) => ({ batchId, createdAt, recipientId })),

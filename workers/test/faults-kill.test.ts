@@ -11,9 +11,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { startSmscSimulator } from "@switchboard/channels/simulators";
-import { BatchStatus } from "@switchboard/contracts";
+import { BatchStatus, SendResult } from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
+import { bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import { verifyLedger } from "@switchboard/domain/ledger";
 import { seed } from "@switchboard/domain/seed";
+import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testSecrets } from "../../apps/api/test/secrets";
@@ -22,6 +25,7 @@ import { closeWorkerDeps, createWorkerDeps, DEFAULT_TUNING } from "../src/lib/de
 import {
   createCustomer,
   createPendingBatch,
+  createSingles,
   createSmppChannel,
   expectMoneyExact,
   type Harness,
@@ -35,6 +39,7 @@ import {
 
 const root = path.resolve(import.meta.dirname, "../..");
 const RECIPIENTS = 4_000;
+const SINGLES = 600;
 
 let db: ThrowawayDatabase;
 let prisma: PrismaClient;
@@ -182,6 +187,78 @@ describe("workers killed -9 mid-dispatch", () => {
       expect(receipts.missing).toBe(0);
       expect(acked.size).toBe(sim.stats().receiptsAcked);
     } finally {
+      await sim.close();
+    }
+  });
+  it("single sends in groups (dispatch-singles): sends nobody twice, and every one ends settled and charged exactly", {
+    timeout: 300_000,
+  }, async () => {
+    // The first case's process is gone: its scheduler must not take this case's batches.
+    await harness?.stop();
+    harness = undefined;
+    const accepted: string[] = [];
+    const sim = await startSmscSimulator({
+      onSubmit: (s) => {
+        if (s.status === 0) accepted.push(s.destination);
+      },
+    });
+    const prefix = workerPrefix();
+    const redis = new Redis(inject("redisUrl"));
+    try {
+      // 200 messages a second: the groups are still going out when the process dies.
+      const channelId = await createSmppChannel(prisma, { port: sim.port, throughput: 200 });
+      const customer = await createCustomer(prisma);
+      const singles = await createSingles(prisma, customer, channelId, phoneNumbers(SINGLES));
+      child = startWorkersProcess(prefix);
+      // As the API's lane hands them over: a group job per 20 sends.
+      const jobs = bullBatchJobs(redis, prefix, prisma);
+      for (let i = 0; i < singles.length; i += 20) {
+        await jobs.dispatchSingles(
+          singles.slice(i, i + 20).map((s) => ({
+            id: BigInt(s.batchId),
+            createdAt: new Date(s.createdAt),
+            recipientId: BigInt(s.recipientId),
+          })),
+        );
+      }
+      await jobs.close();
+      await waitFor("the other process sending", async () => (accepted.length >= 100 ? true : undefined), 60_000, 10);
+      child.kill("SIGKILL");
+      await new Promise((r) => child?.once("exit", r));
+      const acceptedAtKill = accepted.length;
+
+      harness = await startHarness({ databaseUrl: db.url, redisPrefix: prefix, scheduler: true });
+      const ids = singles.map((s) => BigInt(s.batchId));
+      await waitFor(
+        "every single send settled",
+        async () => {
+          const open = await prisma.messageBatch.count({ where: { id: { in: ids }, finishedAt: null } });
+          return open === 0 ? true : undefined;
+        },
+        180_000,
+        200,
+      );
+      const lost = await prisma.recipient.count({ where: { batchId: { in: ids }, errorCode: "lost_in_flight" } });
+      console.info(`singles: killed at ${acceptedAtKill} accepted; ${lost} lost in flight (failed, not resent)`);
+      // Nothing reached the SMSC twice, and everyone not lost with the dead process reached it.
+      expect(new Set(accepted).size).toBe(accepted.length);
+      expect(accepted.length).toBeGreaterThanOrEqual(SINGLES - lost);
+      const counts = await prisma.messageBatch.groupBy({ by: ["status"], where: { id: { in: ids } }, _count: true });
+      expect(counts.every((c) => c.status === BatchStatus.SEND_FINISHED || c.status === BatchStatus.SEND_FAILED)).toBe(
+        true,
+      );
+      // At most what the dead process had in flight: its groups running at once (16), each of one window.
+      expect(lost).toBeLessThanOrEqual(16 * 20);
+      // Each batch: charged its price when sent, refunded in full when not; the customer's ledger whole.
+      const [wrong] = await prisma.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM message_batches b
+        WHERE b.id = ANY(${ids.map(String)}::bigint[])
+          AND b.cost - b.refunded <> (SELECT coalesce(sum(r.price), 0) FROM recipients r
+                                     WHERE r."batchId" = b.id AND r."sendResult" = ${SendResult.SUCCESS})`;
+      expect(wrong?.n).toBe(0);
+      expect(await verifyLedger(prisma, customer.id)).toMatchObject({ ok: true, firstMismatch: null });
+    } finally {
+      redis.disconnect();
       await sim.close();
     }
   });

@@ -350,6 +350,34 @@ export async function createPendingBatch(
   return { batchId: batch.id.toString(), cost };
 }
 
+/** A single send's entry in a dispatch-singles job, with its number. */
+export type SingleFixture = { batchId: string; createdAt: string; recipientId: string; phone: string };
+
+/**
+ * Single sends as the API's lane writes them (single-lane.ts): a batch in 20 per number, charged, its one
+ * recipient within the batch's id bounds (recipientIdFrom/To, exclusive).
+ */
+export async function createSingles(
+  prisma: PrismaClient,
+  customer: Customer,
+  channelId: number,
+  phones: readonly string[],
+): Promise<SingleFixture[]> {
+  const made: string[] = [];
+  for (const phone of phones) made.push((await createPendingBatch(prisma, customer, channelId, [phone])).batchId);
+  const rows = await prisma.$queryRaw<Array<{ id: bigint; createdAt: Date; rid: bigint; phone: string }>>`
+    UPDATE message_batches b
+    SET "recipientIdFrom" = r.id - 1, "recipientIdTo" = r.id + 1, "submitMode" = 1, "totalCount" = 1
+    FROM recipients r
+    WHERE r."batchId" = b.id AND b.id = ANY(${made}::bigint[])
+    RETURNING b.id, b."createdAt", r.id AS rid, r.phone`;
+  const byId = new Map(rows.map((r) => [r.id.toString(), r]));
+  return made.map((batchId) => {
+    const r = byId.get(batchId) as (typeof rows)[number];
+    return { batchId, createdAt: r.createdAt.toISOString(), recipientId: r.rid.toString(), phone: r.phone };
+  });
+}
+
 export const FINAL_STATUSES: readonly number[] = [
   BatchStatus.SEND_FINISHED,
   BatchStatus.SEND_TERMINATED,
