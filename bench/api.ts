@@ -10,12 +10,13 @@
 //      send checked in the database (one batch, one recipient, charged once).
 //   3. The same in mode 2 with one number (answered at once, sent in the background).
 import type { ChildProcess } from "node:child_process";
+import path from "node:path";
 import { ProductCode, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { child } from "./lib/pipeline";
-import { arg, cpuMeter, fmt, log, postgresPids, startPlatform } from "./lib/platform";
+import { arg, cpuMeter, fmt, log, postgresPids, startPlatform, WORK } from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
 
 const N_INFO = arg("info", 20_000);
@@ -207,8 +208,10 @@ async function main() {
     // Mode 2 is answered before its message is sent: its CPU is metered until the workers have sent every one.
     const since2 = new Date();
     meter.start();
-    const { result: mode2, profile: profile2 } = await profiled(process.argv.includes("--profile"), () =>
-      drive(N_SENDS, CLIENTS, send("2")),
+    const { result: mode2, profile: profile2 } = await profiled(
+      process.argv.includes("--profile"),
+      () => drive(N_SENDS, CLIENTS, send("2")),
+      path.join(WORK, "api-mode2.cpuprofile"),
     );
     printProfile("mode 2 single sends (this process)", profile2);
     const drained = await sentBy(prisma, customer.id, since2, N_SENDS);
