@@ -100,8 +100,10 @@ async function main() {
     // ------------------------------------------------------------ 1. the session check
     const infoBody = JSON.stringify(await request("GET", "/user/info", auth));
     for (let i = 0; i < 2_000; i++) await request("GET", "/user/info", auth); // warm-up
-    const { result: info, profile: infoProfile } = await profiled(process.argv.includes("--profile"), () =>
-      drive(N_INFO, 64, async () => void (await request("GET", "/user/info", auth))),
+    const { result: info, profile: infoProfile } = await profiled(
+      process.argv.includes("--profile"),
+      () => drive(N_INFO, 64, async () => void (await request("GET", "/user/info", auth))),
+      path.join(WORK, "api-user-info.cpuprofile"),
     );
     printProfile("GET /user/info (this process: the API and the load)", infoProfile);
     const bare = Fastify({ logger: false });
