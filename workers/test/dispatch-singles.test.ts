@@ -39,11 +39,14 @@ afterAll(async () => {
   await prisma?.$disconnect();
 });
 
-async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}) {
+async function simulator(
+  options: Parameters<typeof startSmscSimulator>[0] = {},
+  channel: { throughput?: number } = {},
+) {
   const submits: SimulatorSubmit[] = [];
   const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
   simulators.push(sim);
-  const channelId = await createSmppChannel(prisma, { port: sim.port });
+  const channelId = await createSmppChannel(prisma, { port: sim.port, ...channel });
   return { sim, submits, channelId };
 }
 
@@ -174,5 +177,28 @@ describe("dispatch-singles: a group of single sends", () => {
     const sent = accepted(submits);
     expect(sent.size).toBe(3);
     expect([...sent.values()].every((n) => n === 1)).toBe(true);
+  });
+  it("a batch stopped while its group waits for a slow channel's tokens is not sent, and is settled as stopped", async () => {
+    const { submits, channelId } = await simulator({}, { throughput: 2 });
+    const customer = await createCustomer(prisma);
+    const group = await singles(customer, channelId, phoneNumbers(6));
+    const stopped = group[4]!;
+
+    const running = dispatchSingles(harness.deps, job(group));
+    // Two messages a second: the group waits about two seconds for its tokens; an admin terminates one meanwhile.
+    await new Promise((r) => setTimeout(r, 400));
+    await prisma.messageBatch.update({
+      where: { id: BigInt(stopped.batchId) },
+      data: { status: BatchStatus.SEND_TERMINATED },
+    });
+    await running;
+
+    const sent = accepted(submits);
+    expect(sent.has(digits(stopped.phone))).toBe(false);
+    expect(sent.size).toBe(5);
+    const b = await waitSettled(prisma, stopped.batchId);
+    expect(b.status).toBe(BatchStatus.SEND_TERMINATED);
+    expect(b.refunded).toBe(b.cost);
+    await expectMoneyExact(prisma, customer, stopped.batchId);
   });
 });

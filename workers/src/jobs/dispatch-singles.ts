@@ -74,6 +74,8 @@ interface Sent {
   done: bigint[];
   /** Batches the usual path takes over (nothing of theirs was sent here, or what was is written). */
   again: bigint[];
+  /** Batches stopped while the group waited for the channel's tokens: nothing sent, their finish job settles them. */
+  stopped: bigint[];
 }
 
 export async function dispatchSingles(deps: Deps, job: DispatchSinglesJob): Promise<void> {
@@ -121,6 +123,8 @@ export async function dispatchSingles(deps: Deps, job: DispatchSinglesJob): Prom
   const done = results.flatMap((r) => r.done);
   again.push(...results.flatMap((r) => r.again));
   await handBack(deps, again);
+  const stopped = results.flatMap((r) => r.stopped);
+  if (stopped.length > 0) await deps.queues.finishBatches(stopped.map(String));
   await settle(deps, done);
 }
 
@@ -170,9 +174,9 @@ async function handBack(deps: Deps, batchIds: readonly bigint[]): Promise<void> 
 
 /** One channel's (and product's) part of the group: leases, journal, tokens, sends, outcomes. */
 async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
-  const everyone = (): Sent => ({ done: [], again: part.map((s) => s.batchId) });
+  const everyone = (): Sent => ({ done: [], again: part.map((s) => s.batchId), stopped: [] });
   const first = part[0];
-  if (!first) return { done: [], again: [] };
+  if (!first) return { done: [], again: [], stopped: [] };
   let channel: PooledChannel;
   try {
     channel = await deps.adapters.acquire(first.channelId);
@@ -200,13 +204,37 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
     }
     // The chunk the usual path would plan for the batch: whoever holds its lease sends it, nobody else.
     const held = await Promise.all(ready.map((r) => deps.leases.acquire(r.s.batchId.toString(), r.chunk)));
-    const sending = ready.filter((r, i) => {
+    const leased = ready.filter((r, i) => {
       const lease = held[i];
       if (lease) leases.set(r.s.batchId, lease);
       else again.push(r.s.batchId);
       return !!lease;
     });
-    if (sending.length === 0) return { done: [], again };
+    if (leased.length === 0) return { done: [], again, stopped: [] };
+
+    // The channel's throughput holds for these as for any chunk's messages.
+    const bucket = channelBucket(deps, channel);
+    const segments = leased.reduce((sum, r) => sum + r.s.segments, 0);
+    const waitedFrom = Date.now();
+    for (let tokens = 0; tokens < segments; )
+      tokens += await bucket.acquire(Math.min(Math.max(deps.tuning.tokenBatch, 1), segments - tokens));
+    // A long wait for tokens (a slow channel): what was stopped meanwhile (terminated) is not sent, as a chunk
+    // stops at its next status check. Its finish job settles it.
+    const stopped: bigint[] = [];
+    let sending = leased;
+    if (Date.now() - waitedFrom > deps.tuning.statusCheckMs) {
+      const live = new Set(
+        (
+          await deps.prisma.messageBatch.findMany({
+            where: { id: { in: leased.map((r) => r.s.batchId) }, status: BatchStatus.SENDING },
+            select: { id: true },
+          })
+        ).map((b) => b.id),
+      );
+      sending = leased.filter((r) => live.has(r.s.batchId));
+      for (const r of leased) if (!live.has(r.s.batchId)) stopped.push(r.s.batchId);
+      if (sending.length === 0) return { done: [], again, stopped };
+    }
 
     const batchOf = new Map(sending.map((r) => [r.s.id, r.s.batchId]));
     const journal = deps.journal.singles(
@@ -225,11 +253,6 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       (err) => deps.logger.warn({ err: String(err) }, "outcome journal unreachable: outcomes go to the database only"),
     );
 
-    // The channel's throughput holds for these as for any chunk's messages.
-    const bucket = channelBucket(deps, channel);
-    const segments = sending.reduce((sum, r) => sum + r.s.segments, 0);
-    for (let tokens = 0; tokens < segments; )
-      tokens += await bucket.acquire(Math.min(Math.max(deps.tuning.tokenBatch, 1), segments - tokens));
     await journal.intend(sending.map((r) => r.s.id));
 
     const notSent: bigint[] = [];
@@ -252,7 +275,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       await journal.drop(notSent);
       for (const id of notSent) again.push(batchOf.get(id) as bigint);
     }
-    return { done, again };
+    return { done, again, stopped };
   } finally {
     deps.adapters.release(channel);
     await Promise.all([...leases.values()].map((l) => l.release()));
