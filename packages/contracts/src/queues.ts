@@ -3,6 +3,8 @@
 //
 //   API (mode 3 upload) --ingest-batch--> ingest: parse file, numbers, prices, routes, charge, review?
 //   API / scheduler      --dispatch-batch--> dispatch: status 20 -> 21, send recipients in chunks per channel
+//   API (single sends)   --dispatch-batch, job name dispatch-singles--> a group of one-number batches started,
+//                          sent and settled together (what is out of the ordinary goes back as dispatch-batch)
 //   dispatch             --dispatch-chunk--> one chunk of recipients (by id range) through its channel
 //   receipts (adapter)   --delivery-report--> record receive results by provider message id
 //   dispatch / API stop  --finish-batch--> counts, refunds of failed/terminated recipients, final status
