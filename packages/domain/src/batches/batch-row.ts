@@ -189,10 +189,14 @@ export interface SingleRecipient {
   providerMessageId: string | null;
 }
 
+/** A recipient as mode 1 answers it, built in SQL (its price as text: JSON has no bigint). */
+const SINGLE_RECIPIENT_JSON = Prisma.raw(`json_build_object('phone', r.phone, 'countryCode', r."countryCode",
+  'price', r.price::text, 'sendResult', r."sendResult", 'errorCode', r."errorCode",
+  'providerMessageId', r."providerMessageId")`);
+
 /**
  * A single send's batch as batchRowById shows it, with its one recipient, in one statement: what mode 1 reads
- * while it waits for the provider's answer, and answers with. The recipient is looked up within the batch's id
- * bounds where it has them (one partition probed, not every partition's batch index).
+ * while it waits for the provider's answer, and answers with.
  */
 export async function singleSendRow(
   db: Db,
@@ -203,13 +207,18 @@ export async function singleSendRow(
     Array<BatchRowRecord & { recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null }>
   >`
     SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName",
-           (SELECT json_build_object('phone', r.phone, 'countryCode', r."countryCode", 'price', r.price::text,
-                                     'sendResult', r."sendResult", 'errorCode', r."errorCode",
-                                     'providerMessageId', r."providerMessageId")
-            FROM recipients r
-            WHERE r."batchId" = b.id
-              AND (b."recipientIdFrom" IS NULL OR (r.id > b."recipientIdFrom" AND r.id < b."recipientIdTo"))
-            ORDER BY r.id LIMIT 1) AS recipient
+           coalesce(
+             -- By its id bounds: the first recipient of the range through the primary key, one partition read
+             -- (an OR with the unbounded case below would probe every partition's batch index instead).
+             (SELECT ${SINGLE_RECIPIENT_JSON} FROM recipients r
+              WHERE b."recipientIdFrom" IS NOT NULL AND r.id > b."recipientIdFrom" AND r.id < b."recipientIdTo"
+                AND r."batchId" = b.id
+              ORDER BY r.id LIMIT 1),
+             -- A batch without bounds (none is made so today): by its batch index.
+             (SELECT ${SINGLE_RECIPIENT_JSON} FROM recipients r
+              WHERE b."recipientIdFrom" IS NULL AND r."batchId" = b.id
+              ORDER BY r.id LIMIT 1)
+           ) AS recipient
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
     WHERE b.id = ${batchId}`;
   if (!row) throw notFound("entity.batch");
