@@ -7,12 +7,14 @@ import type { SimulatorSubmit, SmscSimulator } from "@switchboard/channels/simul
 import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BatchStatus, type DispatchSinglesJob, ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
+import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatchSingles } from "../src/jobs/dispatch-singles";
 import { chunkName } from "../src/lib/job-queues";
 import {
   type Customer,
+  callbackReceiver,
   createCustomer,
   createSingles,
   createSmppChannel,
@@ -21,6 +23,7 @@ import {
   phoneNumbers,
   startHarness,
   testPrisma,
+  uniqueName,
   waitFor,
   waitSettled,
 } from "./helpers";
@@ -200,5 +203,42 @@ describe("dispatch-singles: a group of single sends", () => {
     expect(b.status).toBe(BatchStatus.SEND_TERMINATED);
     expect(b.refunded).toBe(b.cost);
     await expectMoneyExact(prisma, customer, stopped.batchId);
+  });
+  it("tells a customer with a notify URL of each send as the usual path does: sending, finished or failed, batch_finished", async () => {
+    const receiver = await callbackReceiver();
+    try {
+      const { channelId } = await simulator();
+      const customer = await createCustomer(prisma, {
+        notifyUrl: receiver.url,
+        secretKeyHash: secretKeyHash(`sk_${uniqueName("test")}`),
+      });
+      // the second number ends in 0000: refused for good, its batch fails (24)
+      const group = await singles(customer, channelId, phoneNumbers(2, { every: 2, ending: "0000" }));
+      await dispatchSingles(harness.deps, job(group));
+
+      const [ok, failed] = group.map((g) => g.batchId) as [string, string];
+      const expected = [
+        `${ok} batch_status sending`,
+        `${ok} batch_status finished`,
+        `${ok} batch_finished 22`,
+        `${failed} batch_status sending`,
+        `${failed} batch_status failed`,
+        `${failed} batch_finished 24`,
+      ];
+      const told = await waitFor("every callback", async () => {
+        const got = receiver.requests
+          .filter((r) => r.answered === 200)
+          .map((r) => {
+            const d = r.body.data as { batchId: string; change?: string; status: number };
+            return `${d.batchId} ${r.event} ${r.event === "batch_status" ? d.change : d.status}`;
+          });
+        return expected.every((e) => got.includes(e)) ? got : undefined;
+      });
+      // each once
+      expect(told.filter((t) => expected.includes(t)).sort()).toEqual([...expected].sort());
+      expect(receiver.invalid).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
