@@ -12,9 +12,9 @@
 // two sends with one idempotency key, a lost connection) writes nothing, and each of its sends takes the usual
 // path on its own, so the caller still gets its own answer (402 for the ones the balance did not cover).
 //
-// The sends the lane wrote go to the workers as groups too (dispatch()): the requests of a group ask for their
-// dispatch on the same turn, right after their watch for the outcome is set, and one dispatch-singles job carries
-// them all; the workers start, send and settle the group together (workers/src/jobs/dispatch-singles.ts).
+// The sends the lane wrote go to the workers as groups too (dispatch()): each request asks for its dispatch right
+// after its watch for the outcome is set, and one dispatch-singles job carries the sends asked for within a few
+// milliseconds; the workers start, send and settle the group together (workers/src/jobs/dispatch-singles.ts).
 import { BatchStatus, contentText, ProductCode, TaskType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import type { BatchJobs } from "@switchboard/domain/batches/batch-jobs";
@@ -43,6 +43,14 @@ type Written = { batchId: bigint; createdAt: Date; recipientId: bigint; row: Bat
 /** Sends written in one transaction at most (the statements' arrays stay small; more waits for the next group). */
 const GROUP_MAX = Math.min(500, INSERT_CHUNK);
 
+/**
+ * Longest a lane-written send waits for others to share its dispatch job, when one went just before it. Measured
+ * (`npm run bench:api -- --sends 2000 --clients 20 --split`, docs/benchmarks.md): mode 1 296-313 -> 321-361
+ * sends/s, mode 2 636 -> 672-765; a lone send (one client) waits for nothing (p50 22 ms either way). Always
+ * waiting 8 ms gave the same rates with larger groups, and 8 ms more for every lone send; 3 ms changed nothing.
+ */
+const DISPATCH_LINGER_MS = 8;
+
 /** A materialised single send, with the creation time its job key needs (no read for it). */
 export type LaneMaterialized = Materialized & {
   createdAt: Date;
@@ -59,8 +67,10 @@ export class SingleSendLane {
   private readonly waiting = new Map<number, Array<{ send: LaneSend; done: (w: Written) => void }>>();
   /** Customers whose group is being written. */
   private readonly writing = new Set<number>();
-  /** Dispatches asked for on this turn: one group job for all of them (flushed on the next turn). */
+  /** Dispatches asked for and not handed over yet: one group job for all of them. */
   private dispatching: { sends: Dispatch[]; done: Promise<void> } | null = null;
+  /** When the last group job was handed over (ms). */
+  private lastDispatch = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -70,8 +80,13 @@ export class SingleSendLane {
   ) {}
 
   /**
-   * Hands a lane-written send to the workers, with every other one asked for on this turn, in one job. Rejects
+   * Hands a lane-written send to the workers with the others asked for about the same time, in one job. Rejects
    * when the job could not be added (the caller logs it; the workers' scheduler sends batches left in 20).
+   *
+   * A group goes at once when none went in the last DISPATCH_LINGER_MS (a lone send waits for nothing), else
+   * that long after the last one: under load, each job carries the sends of a few milliseconds, and the
+   * workers' cost per group (its job, start, outcome and settling statements, one lease and token request per
+   * channel) is shared by more sends.
    */
   dispatch(send: Dispatch): Promise<void> {
     if (this.dispatching) {
@@ -79,16 +94,20 @@ export class SingleSendLane {
       return this.dispatching.done;
     }
     const sends = [send];
-    const done = new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
+    const wait = this.lastDispatch + DISPATCH_LINGER_MS - Date.now();
+    const done = new Promise<void>((resolve, reject) => {
+      const flush = () => {
         this.dispatching = null;
-        // At most GROUP_MAX per job (the job's contract): more asked on one turn go as several jobs.
+        this.lastDispatch = Date.now();
+        // At most GROUP_MAX per job (the job's contract): more go as several jobs.
         const jobs: Promise<void>[] = [];
         for (let i = 0; i < sends.length; i += GROUP_MAX)
           jobs.push(this.jobs.dispatchSingles(sends.slice(i, i + GROUP_MAX)));
         Promise.all(jobs).then(() => resolve(), reject);
-      }),
-    );
+      };
+      if (wait > 0) setTimeout(flush, wait);
+      else setImmediate(flush);
+    });
     this.dispatching = { sends, done };
     return done;
   }
