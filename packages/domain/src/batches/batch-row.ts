@@ -194,16 +194,19 @@ const SINGLE_RECIPIENT_JSON = Prisma.raw(`json_build_object('phone', r.phone, 'c
   'price', r.price::text, 'sendResult', r."sendResult", 'errorCode', r."errorCode",
   'providerMessageId', r."providerMessageId")`);
 
+/** A single send's batch (with its owner's and product's names) and its one recipient, as read. */
+export interface SingleSendRecord {
+  row: BatchRowRecord;
+  recipient: SingleRecipient | null;
+}
+
 /**
- * A single send's batch as batchRowById shows it, with its one recipient, in one statement: what mode 1 reads
- * while it waits for the provider's answer, and answers with.
+ * Single sends' batches as batchRowById shows them, each with its one recipient, in one statement: what mode 1
+ * reads while it waits for the provider's answer, and answers with (the requests a group's outcome wakes read
+ * together: submit.service.ts). By batch id; a batch that is not there is missing from the map.
  */
-export async function singleSendRow(
-  db: Db,
-  batchId: bigint,
-  lang: Lang,
-): Promise<{ batch: BatchRow; recipient: SingleRecipient | null }> {
-  const [row] = await db.$queryRaw<
+export async function singleSendRecords(db: Db, batchIds: readonly bigint[]): Promise<Map<string, SingleSendRecord>> {
+  const rows = await db.$queryRaw<
     Array<BatchRowRecord & { recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null }>
   >`
     SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName",
@@ -220,11 +223,16 @@ export async function singleSendRow(
               ORDER BY r.id LIMIT 1)
            ) AS recipient
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
-    WHERE b.id = ${batchId}`;
-  if (!row) throw notFound("entity.batch");
-  const { recipient, ...batch } = row;
-  return {
-    batch: batchRowOf(batch, lang),
-    recipient: recipient && { ...recipient, price: BigInt(recipient.price) },
-  };
+    WHERE b.id = ANY(${batchIds.map(String)}::bigint[])`;
+  return new Map(
+    rows.map(({ recipient, ...row }) => [
+      row.id.toString(),
+      { row, recipient: recipient && { ...recipient, price: BigInt(recipient.price) } },
+    ]),
+  );
+}
+
+/** A single send as its answer shows it, in the request's language. */
+export function singleSendView(record: SingleSendRecord, lang: Lang) {
+  return { batch: batchRowOf(record.row, lang), recipient: record.recipient };
 }

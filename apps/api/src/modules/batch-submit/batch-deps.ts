@@ -4,10 +4,12 @@
 import { UserType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { type BatchJobs, bullBatchJobs } from "@switchboard/domain/batches/batch-jobs";
+import { type SingleSendRecord, singleSendRecords } from "@switchboard/domain/batches/batch-row";
 import { bullCallbackJobs, type CallbackJobs } from "@switchboard/domain/callback-jobs";
 import { type LinkSettings, linkSettings } from "@switchboard/domain/links";
 import type { RedisConnection } from "@switchboard/domain/redis";
 import type { FileStorage } from "@switchboard/domain/storage";
+import DataLoader from "dataloader";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { OutcomeSignal } from "./outcome-signal";
@@ -28,6 +30,11 @@ export interface BatchDeps {
   singleWaitMs: number;
   /** Wakes mode 1 answers when the workers have written their outcome. */
   outcomes: OutcomeSignal;
+  /**
+   * Single sends' batches with their recipient, by batch id: the reads asked for on one turn (the requests one
+   * outcome message wakes) go as one statement. Never cached: each read is of the rows as they are.
+   */
+  singleSends: DataLoader<bigint, SingleSendRecord | null, string>;
   /** Single sends written in groups, checked against what memory holds (single-lane.ts, submit-memory.ts). */
   lane: SingleSendLane;
   /** Tracked links: where short links are served (a submitted content keeps it) and their key. */
@@ -77,6 +84,13 @@ export const batchDepsPlugin = fp(
       callbacks,
       singleWaitMs: config.BATCH_SINGLE_WAIT_MS,
       outcomes,
+      singleSends: new DataLoader(
+        async (ids: readonly bigint[]) => {
+          const records = await singleSendRecords(prisma, ids);
+          return ids.map((id) => records.get(id.toString()) ?? null);
+        },
+        { cache: false, maxBatchSize: 500 },
+      ),
       lane,
       links: linkSettings(config),
       log: app.log,

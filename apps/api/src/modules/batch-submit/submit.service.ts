@@ -17,7 +17,7 @@ import {
   SubmitMode,
 } from "@switchboard/contracts";
 import { type Db, Prisma } from "@switchboard/db";
-import { batchRowById, batchRowOf, singleSendRow } from "@switchboard/domain/batches/batch-row";
+import { batchRowById, batchRowOf, singleSendView } from "@switchboard/domain/batches/batch-row";
 import {
   assertContentFits,
   assertMaySubmit,
@@ -35,7 +35,7 @@ import type { BatchQuote } from "@switchboard/domain/batches/quote";
 import { assertSenderIdUsable } from "@switchboard/domain/batches/sender-id-usage";
 import { withLinkBase } from "@switchboard/domain/links";
 import { withLocalFile } from "@switchboard/domain/storage";
-import { AppError, parseInput } from "../../lib/errors";
+import { AppError, notFound, parseInput } from "../../lib/errors";
 import { withIdempotencyKey } from "../developer/idempotency";
 import type { BatchDeps } from "./batch-deps";
 import { type BatchUpload, discardUpload } from "./batch-upload";
@@ -167,12 +167,19 @@ function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
   });
 }
 
+/** A single send's batch and recipient as its answer shows them. */
+async function singleSend(deps: BatchDeps, batchId: bigint, lang: Lang) {
+  const record = await deps.singleSends.load(batchId);
+  if (!record) throw notFound("entity.batch");
+  return singleSendView(record, lang);
+}
+
 /**
  * Mode 1: the batch and its one recipient once the provider answered (send result leaves 0), or as they are when
- * the wait ends: one statement per read (singleSendRow).
+ * the wait ends. The requests one outcome message wakes read in one statement (deps.singleSends).
  */
 function awaitSingleOutcome(deps: BatchDeps, batchId: bigint, watch: OutcomeWatch, lang: Lang) {
-  const read = () => singleSendRow(deps.prisma, batchId, lang);
+  const read = () => singleSend(deps, batchId, lang);
   return deps.outcomes.wait(
     watch,
     Date.now() + deps.singleWaitMs,
@@ -191,7 +198,7 @@ function awaitSingleOutcome(deps: BatchDeps, batchId: bigint, watch: OutcomeWatc
 async function singleAnswer(deps: BatchDeps, batchId: bigint, status: number, watch: OutcomeWatch | null, lang: Lang) {
   const { batch, recipient: r } = watch
     ? await awaitSingleOutcome(deps, batchId, watch, lang)
-    : await singleSendRow(deps.prisma, batchId, lang);
+    : await singleSend(deps, batchId, lang);
   if (status === BatchStatus.UNDER_REVIEW) return { batch, outcome: "under_review" as const, recipient: null };
   if (!r) throw new Error(`batch ${batchId} has no recipient`);
   const outcome = !watch
