@@ -225,6 +225,27 @@ describe("send outcomes and finish-batch", () => {
     expect(decodeBatchReason(failed.reason, "zh")).toBe("所有号码均发送失败");
   });
 
+  it("takes a group's leases in one round trip: each free one, none another holds; releases them together", async () => {
+    const [a, b, c] = ["chunk-g1", "chunk-g2", "chunk-g3"];
+    const other = await deps.leases.acquire("900001", b);
+    const group = [
+      { batchId: "900000", chunk: a },
+      { batchId: "900001", chunk: b },
+      { batchId: "900002", chunk: c },
+    ];
+    const held = await deps.leases.acquireAll(group);
+    expect(held.map((l) => l !== null)).toEqual([true, false, true]);
+    expect(await deps.leases.acquire("900000", a)).toBeNull();
+    expect(await deps.leases.active("900002")).toBe(1);
+    await deps.leases.releaseAll(held.filter((l) => l !== null));
+    expect(await deps.leases.active("900000")).toBe(0);
+    expect(await deps.leases.active("900002")).toBe(0);
+    // the other holder's lease is untouched, and renews as its own
+    expect(await deps.leases.active("900001")).toBe(1);
+    expect(await other?.renew()).toBe(true);
+    await other?.release();
+  });
+
   it("settles a terminated batch only once no chunk holds a lease", async () => {
     const customer = await createCustomer(prisma);
     const { batchId, cost } = await createPendingBatch(prisma, customer, 1, phoneNumbers(4), {

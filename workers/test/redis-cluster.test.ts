@@ -203,6 +203,13 @@ describe.skipIf(!hasRedis)("Redis Cluster", () => {
         expect(await leases.active(String(batch))).toBe(0);
       }
       expect(nodes.size).toBeGreaterThan(1);
+      // A group's leases (dispatch-singles): batches on several nodes, each taken and released on its own slot.
+      const group = Array.from({ length: 12 }, (_, i) => ({ batchId: String(100 + i), chunk: "0" }));
+      const held = await leases.acquireAll(group);
+      expect(held.every((l) => l !== null)).toBe(true);
+      expect((await leases.acquireAll(group)).every((l) => l === null)).toBe(true);
+      await leases.releaseAll(held.filter((l) => l !== null));
+      expect((await Promise.all(group.map((g) => leases.active(g.batchId)))).every((n) => n === 0)).toBe(true);
     });
 
     it("SMSC id restarts: an account's two keys in one script", async () => {

@@ -203,7 +203,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       }
     }
     // The chunk the usual path would plan for the batch: whoever holds its lease sends it, nobody else.
-    const held = await Promise.all(ready.map((r) => deps.leases.acquire(r.s.batchId.toString(), r.chunk)));
+    const held = await deps.leases.acquireAll(ready.map((r) => ({ batchId: r.s.batchId.toString(), chunk: r.chunk })));
     const leased = ready.filter((r, i) => {
       const lease = held[i];
       if (lease) leases.set(r.s.batchId, lease);
@@ -278,7 +278,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
     return { done, again, stopped };
   } finally {
     deps.adapters.release(channel);
-    await Promise.all([...leases.values()].map((l) => l.release()));
+    await deps.leases.releaseAll([...leases.values()]);
   }
 }
 

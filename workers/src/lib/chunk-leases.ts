@@ -8,7 +8,7 @@
 //   while the first still runs): the second finds the lease taken and waits.
 // A lease expires by itself (ttl) so a crashed worker cannot block its batch for longer than that.
 import { randomUUID } from "node:crypto";
-import { type RedisConnection, slotGroup } from "@switchboard/domain/redis";
+import { isClustered, type RedisConnection, slotGroup } from "@switchboard/domain/redis";
 
 // KEYS[1] zset member -> expiry (ms), KEYS[2] hash member -> owner token; ARGV member, token, ttl ms.
 // Takes the lease when it is free, expired or already ours; returns 1 when held afterwards.
@@ -48,6 +48,13 @@ export interface ChunkLease {
   release(): Promise<void>;
 }
 
+/** A lease as this class makes it: what releaseAll needs to release it in a pipeline. */
+interface HeldLease extends ChunkLease {
+  batchId: string;
+  chunk: string;
+  token: string;
+}
+
 export class ChunkLeases {
   constructor(
     private readonly redis: RedisConnection,
@@ -64,12 +71,52 @@ export class ChunkLeases {
 
   /** The lease of one chunk, or null while another process holds it. */
   async acquire(batchId: string, chunk: string): Promise<ChunkLease | null> {
-    const [leases, owners] = this.keys(batchId);
     const token = randomUUID();
-    const take = async () => (await this.redis.eval(ACQUIRE, 2, leases, owners, chunk, token, this.ttlMs)) === 1;
-    if (!(await take())) return null;
+    const lease = this.leaseOf(batchId, chunk, token);
+    return (await lease.renew()) ? lease : null;
+  }
+
+  /**
+   * The leases of chunks of several batches (a group of single sends), in one round trip, and null for each one
+   * another process holds. On a cluster each batch's keys are in their own slot: one call each.
+   */
+  async acquireAll(chunks: ReadonlyArray<{ batchId: string; chunk: string }>): Promise<Array<ChunkLease | null>> {
+    if (isClustered(this.redis)) return Promise.all(chunks.map((c) => this.acquire(c.batchId, c.chunk)));
+    const tokens = chunks.map(() => randomUUID());
+    const pipe = this.redis.pipeline();
+    chunks.forEach(({ batchId, chunk }, i) => {
+      pipe.eval(ACQUIRE, 2, ...this.keys(batchId), chunk, tokens[i] as string, this.ttlMs);
+    });
+    const results = (await pipe.exec()) ?? [];
+    return chunks.map(({ batchId, chunk }, i) => {
+      const [err, held] = results[i] ?? [new Error("lease not answered"), 0];
+      if (err) throw err;
+      return held === 1 ? this.leaseOf(batchId, chunk, tokens[i] as string) : null;
+    });
+  }
+
+  /** Releases leases in one round trip (acquireAll's; on a cluster, one call each). */
+  async releaseAll(leases: readonly ChunkLease[]): Promise<void> {
+    if (leases.length === 0) return;
+    if (isClustered(this.redis)) {
+      await Promise.all(leases.map((l) => l.release()));
+      return;
+    }
+    const pipe = this.redis.pipeline();
+    for (const lease of leases) {
+      const { batchId, chunk, token } = lease as HeldLease;
+      pipe.eval(RELEASE, 2, ...this.keys(batchId), chunk, token);
+    }
+    await pipe.exec();
+  }
+
+  private leaseOf(batchId: string, chunk: string, token: string): HeldLease {
+    const [leases, owners] = this.keys(batchId);
     return {
-      renew: take,
+      batchId,
+      chunk,
+      token,
+      renew: async () => (await this.redis.eval(ACQUIRE, 2, leases, owners, chunk, token, this.ttlMs)) === 1,
       release: async () => {
         await this.redis.eval(RELEASE, 2, leases, owners, chunk, token);
       },
