@@ -90,6 +90,20 @@ describe("developer API rate limit", () => {
     expect(await fx.batchCount(d.id)).toBe(1);
   });
 
+  it("calls made at once take their tokens as one after another would: the burst passes, the rest are refused", async () => {
+    const d = await developer();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => poll(d.key)));
+    const passed = answers.filter((a) => a.status === 404);
+    expect(passed).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    // each passed call says what its own take left
+    expect(passed.map((a) => a.headers["x-ratelimit-remaining"]).sort()).toEqual(["0", "1"]);
+    for (const a of answers.filter((x) => x.status === 429)) {
+      expect(a.headers["x-ratelimit-remaining"]).toBe("0");
+      expect(Number(a.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it("one customer over its limit does not slow another", async () => {
     const a = await developer();
     const b = await developer();
