@@ -1,8 +1,8 @@
 // The single-send lane (issue 20): a batch of one number sent now (mode 1, or mode 2 with one number: one-time
 // codes, alerts) written without a transaction of its own. Single sends of one customer that arrive while its
-// previous group is being written wait and are written together, in one transaction of four statements whatever
-// their number (group commit): the opt-out probe, the batches and their recipients (one statement), and the
-// customer's charge (ledger.consumeForBatches: one lock of its row, one log row per batch). What a send is checked
+// previous group is being written wait and are written together, in one transaction whatever their number (group
+// commit): the batches and their recipients in one statement (numbers on the customer's opt-out list skipped), and
+// the customer's charge (ledger.consumeForBatches: one lock of its row, one log row per batch). What a send is checked
 // and priced against comes from memory (submit-memory.ts). Each batch is the same row, in the same status (20, its
 // review passed), with the same recipient, price and log row as materializeBatch writes for it.
 //
@@ -22,7 +22,6 @@ import type { BatchRowRecord } from "@switchboard/domain/batches/batch-row";
 import { type SubmitContext, senderIdOf } from "@switchboard/domain/batches/context";
 import { type BatchSpec, INSERT_CHUNK, type Materialized } from "@switchboard/domain/batches/materialize";
 import type { NumberSorter } from "@switchboard/domain/batches/number-sorter";
-import { optedOutAmong } from "@switchboard/domain/batches/opt-out-usage";
 import { reviewReasons } from "@switchboard/domain/batches/review";
 import { consumeForBatches, LEDGER_TX_OPTIONS } from "@switchboard/domain/ledger";
 import type { FastifyBaseLogger } from "fastify";
@@ -183,18 +182,15 @@ export class SingleSendLane {
     }
   }
 
-  /** One transaction for one customer's group; a send on the customer's opt-out list is left to the usual path. */
+  /**
+   * One transaction for one customer's group; a send on the customer's opt-out list is not written (the insert
+   * skips it) and is left to the usual path, which refuses it as it always does.
+   */
   private writeGroup(sends: LaneSend[]): Promise<Written[]> {
     const customer = sends[0]!.customer;
     return this.prisma.$transaction(async (tx) => {
-      const optedOut = await optedOutAmong(
-        tx,
-        customer.id,
-        sends.map((s) => s.phone),
-      );
-      const kept = sends.map((s, i) => ({ s, i })).filter(({ s }) => !optedOut.has(s.phone));
+      const kept = sends.map((s, i) => ({ s, i }));
       const written: Written[] = sends.map(() => null);
-      if (kept.length === 0) return written;
       const col = <T>(f: (s: LaneSend) => T) => kept.map(({ s }) => f(s));
       // Ids drawn first, so each batch's recipient is written beside it in the same statement and the batch knows
       // its recipient's id bounds (recipientIdFrom/To: exclusive, as materializeBatch draws them).
@@ -209,6 +205,8 @@ export class SingleSendLane {
                       ${col((s) => s.quote.price)}::bigint[], ${col((s) => s.phone)}::text[],
                       ${col((s) => s.countryCode)}::text[], ${col((s) => s.quote.channelId)}::int[])
             WITH ORDINALITY AS t(pid, pcode, mode, src, content, sender, units, ikey, price, phone, cc, ch, ord)
+          -- an opted-out number draws no ids and is not written
+          WHERE NOT EXISTS (SELECT 1 FROM opt_outs o WHERE o."userId" = ${customer.id}::int AND o.phone = t.phone)
         ), b AS (
           INSERT INTO message_batches (id, "tenantId", "userId", "agentId", "productId", "productCode", "taskType",
                                        "submitMode", source, status, content, "senderId", segments, "idempotencyKey",
@@ -226,6 +224,7 @@ export class SingleSendLane {
         SELECT v.ord, v.rid, b.*, u.username, p.name AS "productName"
         FROM v JOIN b ON b.id = v.bid JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
         ORDER BY v.ord`;
+      if (rows.length === 0) return written;
       const charged = await consumeForBatches(tx, {
         tenantId: customer.tenantId,
         userId: customer.id,
