@@ -4,7 +4,6 @@
 // chunk), and no message ever reaches the SMSC twice: a group run again, a batch stopped before its group ran, a
 // job of another life of the database, an SMSC throttling, a chunk whose lease another process holds.
 import type { SimulatorSubmit, SmscSimulator } from "@switchboard/channels/simulators";
-import { startSmscSimulator } from "@switchboard/channels/simulators";
 import { BatchStatus, type DispatchSinglesJob, ReceiveResult, SendResult } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
@@ -21,6 +20,7 @@ import {
   expectMoneyExact,
   type Harness,
   phoneNumbers,
+  recordingSmsc,
   startHarness,
   testPrisma,
   uniqueName,
@@ -42,13 +42,8 @@ afterAll(async () => {
   await prisma?.$disconnect();
 });
 
-async function simulator(
-  options: Parameters<typeof startSmscSimulator>[0] = {},
-  channel: { throughput?: number } = {},
-) {
-  const submits: SimulatorSubmit[] = [];
-  const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
-  simulators.push(sim);
+async function simulator(options: Parameters<typeof recordingSmsc>[1] = {}, channel: { throughput?: number } = {}) {
+  const { sim, submits } = await recordingSmsc(simulators, options);
   const channelId = await createSmppChannel(prisma, { port: sim.port, ...channel });
   return { sim, submits, channelId };
 }

@@ -32,6 +32,7 @@ import {
   type Harness,
   phoneNumbers,
   recipientSummary,
+  recordingSmsc,
   startHarness,
   TEST_SECRET_KEY,
   TEST_TUNING,
@@ -56,12 +57,7 @@ afterAll(async () => {
 });
 
 /** A simulator of this test that records every submit_sm it answered. */
-async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {}) {
-  const submits: SimulatorSubmit[] = [];
-  const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
-  simulators.push(sim);
-  return { sim, submits };
-}
+const simulator = (options: Parameters<typeof recordingSmsc>[1] = {}) => recordingSmsc(simulators, options);
 
 /** Destinations the simulator accepted more than once (must be none). */
 function acceptedTwice(submits: readonly SimulatorSubmit[]): string[] {

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { channelSecretKey, encryptSecrets } from "@switchboard/channels";
+import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "@switchboard/channels/simulators";
 import {
   AuthStatus,
   BalanceLogType,
@@ -244,6 +245,14 @@ export async function createSmppChannel(
     },
   });
   return channel.id;
+}
+
+/** An SMSC simulator that records every submit_sm it answered; added to `started` for the test to close. */
+export async function recordingSmsc(started: SmscSimulator[], options: Parameters<typeof startSmscSimulator>[0] = {}) {
+  const submits: SimulatorSubmit[] = [];
+  const sim = await startSmscSimulator({ ...options, onSubmit: (s) => submits.push(s) });
+  started.push(sim);
+  return { sim, submits };
 }
 
 /** Unit prices in money units per segment (CN numbers cost more than US ones, so refunds are not uniform). */
