@@ -10,7 +10,7 @@ import path from "node:path";
 import { createPrisma, migrate } from "@switchboard/db";
 import { ConfigError, loadConfig } from "@switchboard/domain/config";
 import { DEMO_HLR, DEMO_LOGINS, DEMO_RBM, DEMO_SMSC, DEMO_WHATSAPP, seed } from "@switchboard/domain/seed";
-import { DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
+import { ChannelKeyMismatch, DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
 import { logLineFormatter } from "./lib/log-lines";
 import {
@@ -146,7 +146,15 @@ const seeded = await seed(
 );
 // The demo WhatsApp and RCS channels' ids name their webhook URLs, which the simulators push events to; the RBM
 // simulator accepts the service-account key the demo channel holds: handed over as an owner-only file.
-const demoChannels = production ? null : await findDemoChannels(prisma, channelSecretKey);
+let demoChannels: Awaited<ReturnType<typeof findDemoChannels>> | null = null;
+try {
+  if (!production) demoChannels = await findDemoChannels(prisma, channelSecretKey);
+} catch (err) {
+  if (!(err instanceof ChannelKeyMismatch)) throw err;
+  process.stderr.write(`[start] ${err.message}\n`);
+  await prisma.$disconnect();
+  process.exit(1);
+}
 const rbmKeyFile = path.join(DATA_DIR, "rbm-service-account.json");
 if (demoChannels?.rcs) {
   mkdirSync(DATA_DIR, { recursive: true, mode: 0o700 });

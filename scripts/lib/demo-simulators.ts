@@ -21,6 +21,21 @@ export interface DemoChannels {
   rcs: { channelId: number; serviceAccountKey: string } | null;
 }
 
+/**
+ * The database's channel secrets were sealed with another CHANNEL_SECRET_KEY than this start's: the database was
+ * set up by another checkout (its own .data/secrets.json) or with another key. Nothing could send through them.
+ */
+export class ChannelKeyMismatch extends Error {
+  constructor() {
+    super(
+      "the database's channels were set up with another CHANNEL_SECRET_KEY (another checkout's .data/secrets.json, " +
+        "or a key given before): copy that checkout's .data/secrets.json here, or give its key as CHANNEL_SECRET_KEY, " +
+        "or give DATABASE_URL an empty database of this checkout's own (it is migrated and seeded)",
+    );
+    this.name = "ChannelKeyMismatch";
+  }
+}
+
 /** The demo WhatsApp and RCS channels the seed made (null: not there), the RBM key opened with the channel key. */
 export async function findDemoChannels(prisma: PrismaClient, channelSecretKey: string): Promise<DemoChannels> {
   const whatsapp = await prisma.channel.findFirst({
@@ -33,7 +48,12 @@ export async function findDemoChannels(prisma: PrismaClient, channelSecretKey: s
   });
   let rcsChannel: DemoChannels["rcs"] = null;
   if (rcs) {
-    const { serviceAccountKey } = decryptSecrets(channelSecretKeyBytes(channelSecretKey), rcs.tenantId, rcs.secrets);
+    let serviceAccountKey: string | undefined;
+    try {
+      ({ serviceAccountKey } = decryptSecrets(channelSecretKeyBytes(channelSecretKey), rcs.tenantId, rcs.secrets));
+    } catch {
+      throw new ChannelKeyMismatch();
+    }
     rcsChannel = { channelId: rcs.id, serviceAccountKey: serviceAccountKey ?? "" };
   }
   return { whatsapp: whatsapp ? { channelId: whatsapp.id } : null, rcs: rcsChannel };
