@@ -289,7 +289,7 @@ async function runChunk(
         deps.tuning.outcomeWrites,
         { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
         journal,
-        journalErrorLogger(deps, job.batchId),
+        journalErrorLogger(deps, { batchId: job.batchId }),
       ),
       journal,
     };
@@ -402,20 +402,23 @@ async function acquireChannel(deps: Deps, job: DispatchChunkJob, attempt: Attemp
   }
 }
 
-/** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
 /**
  * A journal call that failed (Redis away): the send goes on (its token bucket will stop it soon enough), and the
- * writer says so once, not per event-loop turn.
+ * writer says so once, not per event-loop turn. `fields` name what was sending (a chunk's batch, a group's size).
  */
-function journalErrorLogger(deps: Deps, batchId: string): (err: unknown) => void {
+export function journalErrorLogger(
+  deps: Pick<Deps, "logger">,
+  fields: Record<string, unknown>,
+): (err: unknown) => void {
   let said = false;
   return (err) => {
     if (said) return;
     said = true;
-    deps.logger.warn({ batchId, err: String(err) }, "outcome journal unreachable: outcomes go to the database only");
+    deps.logger.warn({ ...fields, err: String(err) }, "outcome journal unreachable: outcomes go to the database only");
   };
 }
 
+/** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
 export async function writeOutcomes(
   deps: Deps,
   /** The batch of every row (a chunk's), or each row's batch by recipient id (a group of single sends). */

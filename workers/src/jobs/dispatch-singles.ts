@@ -36,6 +36,7 @@ import {
   type ChunkRecipient,
   channelBucket,
   courseOf,
+  journalErrorLogger,
   type MessageOf,
   messagesOf,
   outcomeRow,
@@ -250,7 +251,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       deps.tuning.outcomeWrites,
       { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
       journal,
-      (err) => deps.logger.warn({ err: String(err) }, "outcome journal unreachable: outcomes go to the database only"),
+      journalErrorLogger(deps, { batches: sending.length }),
     );
 
     await journal.intend(sending.map((r) => r.s.id));

@@ -189,9 +189,8 @@ export class SingleSendLane {
   private writeGroup(sends: LaneSend[]): Promise<Written[]> {
     const customer = sends[0]!.customer;
     return this.prisma.$transaction(async (tx) => {
-      const kept = sends.map((s, i) => ({ s, i }));
       const written: Written[] = sends.map(() => null);
-      const col = <T>(f: (s: LaneSend) => T) => kept.map(({ s }) => f(s));
+      const col = <T>(f: (s: LaneSend) => T) => sends.map(f);
       // Ids drawn first, so each batch's recipient is written beside it in the same statement and the batch knows
       // its recipient's id bounds (recipientIdFrom/To: exclusive, as materializeBatch draws them).
       const rows = await tx.$queryRaw<Array<BatchRowRecord & { ord: bigint; rid: bigint }>>`
@@ -231,13 +230,13 @@ export class SingleSendLane {
         operatorId: customer.id,
         // A free message takes nothing and writes no log row, as materializeBatch does.
         charges: rows
-          .map((r) => ({ batchId: r.id, amount: kept[Number(r.ord) - 1]!.s.quote.price }))
+          .map((r) => ({ batchId: r.id, amount: sends[Number(r.ord) - 1]!.quote.price }))
           .filter((c) => c.amount > 0n),
       });
       // The balance does not cover the whole group: roll back, and each send is charged on its own.
       if (!charged) throw new GroupUnaffordable();
       for (const { ord, rid, ...row } of rows)
-        written[kept[Number(ord) - 1]!.i] = { batchId: row.id, createdAt: row.createdAt, recipientId: rid, row };
+        written[Number(ord) - 1] = { batchId: row.id, createdAt: row.createdAt, recipientId: rid, row };
       return written;
     }, LEDGER_TX_OPTIONS);
   }
