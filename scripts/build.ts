@@ -20,8 +20,9 @@
 // - prisma/src/migrate.ts reads ../schema.prisma and ../migrations: dist/prisma/bin/ + dist/prisma/{schema.prisma,
 //   migrations}.
 // - apps/web/server.ts serves ./dist: dist/web/server.js + dist/web/dist.
-// - the API's worker threads are files beside the module that starts them (file-summary.worker.js,
-//   password-strength.worker.mjs): written beside every bundle that contains that module.
+// - worker threads are files beside the module that starts them (the API's file-summary.worker.js and
+//   password-strength.worker.mjs, the workers' redis-thread.worker.js): written beside every bundle that contains
+//   that module.
 //
 // Options: --server (skip the web client's vite build; dist/web/dist must then exist from an earlier build).
 import { spawnSync } from "node:child_process";
@@ -89,6 +90,12 @@ const THREADS = [
     startedBy: "apps/api/src/modules/batch-submit/file-summary.ts",
     source: "apps/api/src/modules/batch-submit/file-summary.worker.ts",
     file: "file-summary.worker.js",
+    bundle: true,
+  },
+  {
+    startedBy: "workers/src/lib/redis-thread.ts",
+    source: "workers/src/lib/redis-thread.worker.ts",
+    file: "redis-thread.worker.js",
     bundle: true,
   },
   {

@@ -20,6 +20,7 @@ import { moIntake } from "./mo-intake";
 import { OutcomeJournal } from "./outcome-journal";
 import { DEFAULT_PART_RECEIPTS, PartReceipts } from "./part-receipts";
 import { DEFAULT_RECEIPT_JOURNAL, ReceiptJournal, type ReceiptJournalOptions } from "./receipt-journal";
+import { RedisThread } from "./redis-thread";
 import { DEFAULT_REPORT_BATCHING, ReceiptRouter, ReportBatcher, type ReportBatcherOptions } from "./report-batcher";
 import { DEFAULT_OUTCOME_WRITES, type OutcomeWriterOptions, UnwrittenOutcomes } from "./send-outcomes";
 import { SmppBinds } from "./smpp-binds";
@@ -116,6 +117,8 @@ export interface WorkerDeps {
   receipts: ReceiptRouter;
   /** Every receipt from before its acknowledgement until it is enqueued or recorded (receipt-journal.ts). */
   receiptJournal: ReceiptJournal;
+  /** Runs the SMPP receipts' scripts so that they are answered within the turn (redis-thread.ts). */
+  redisThread: RedisThread;
   /** When each SMSC account's message ids last started again (id-restarts.ts). */
   idRestarts: IdRestarts;
   /** Which processes hold a bind of each SMSC account (smpp-binds.ts). */
@@ -198,9 +201,12 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   );
   const idRestarts = new IdRestarts(redis, config.REDIS_PREFIX);
   // A receipt that is no long message's part is journaled by its part lookup's script: one round trip, as before.
+  // Its scripts run on a thread of their own, so a turn's receipts are acknowledged within the turn.
+  const redisThread = new RedisThread(config, redis, logger);
   const partReceipts = new PartReceipts(redis, receiptPrefix, logger, {
     ...DEFAULT_PART_RECEIPTS,
     journal: receiptJournal,
+    thread: redisThread,
   });
   const smppBinds = new SmppBinds(redis, config.REDIS_PREFIX, logger);
   const egress = createEgressPolicy(config.EGRESS_ALLOW);
@@ -243,6 +249,7 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     adapters,
     receipts,
     receiptJournal,
+    redisThread,
     idRestarts,
     smppBinds,
     unwrittenOutcomes,
@@ -265,6 +272,7 @@ export async function closeWorkerDeps(deps: WorkerDeps): Promise<void> {
   deps.smppBinds.close();
   await deps.receipts.flush();
   await deps.receiptJournal.close();
+  await deps.redisThread.close();
   await deps.queues.close();
   await deps.prisma.$disconnect();
   deps.redis.disconnect();

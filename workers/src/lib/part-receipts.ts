@@ -9,17 +9,19 @@
 //   - `sms-parts:<account>:<message key>`: a hash, `n` parts, `i<k>` part k's id, `r<k>` part k's receipt, `c` how
 //     many parts reported, `done` once folded. A folded message stays `doneKeepMs`: a part the SMSC delivers again
 //     (a process died after the fold, before the folded receipt was taken) gets the fold again (recorded once).
-// One Lua script per event-loop turn carries the turn's accepted parts, refused messages and receipts, in that
+// One Lua script carries the accepted parts, refused messages and receipts of each TCP read (run right after the
+// read is parsed, process.nextTick; on the Redis thread, which answers it within the turn: redis-thread.ts), in that
 // order: it is atomic, so two processes taking the last two parts at once fold the message exactly once. A part
 // is written when its submit is answered; a receipt that reaches another process before that write (within a
 // millisecond of the answer: no SMSC's handset round trip is that fast) passes through as it is. Short messages
 // write nothing when sent. Every receipt is looked up (a part sent by another process looks like any receipt), and
 // one that is no part is written to the receipt journal by the same script (receipt-journal.ts, entry()): the
 // lookup takes the round trip the journal's write took before, so a receipt's acknowledgement waits no longer.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
 import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
 import type { JournalEntry, ReceiptJournal } from "./receipt-journal";
+import { isNoScript, type RedisThread, threadScript } from "./redis-thread";
 
 /** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
 type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
@@ -33,6 +35,12 @@ export interface PartReceiptsOptions {
   doneKeepMs: number;
   /** Where a receipt that is no part is journaled by the lookup's script (none: the router journals it). */
   journal?: ReceiptJournal;
+  /**
+   * Runs the turn's script so that a turn with receipts has its answer within the turn (redis-thread.ts): the
+   * receipts are acknowledged to the SMSC at once, not a turn later. Every turn goes through it (a part's
+   * registration before its receipt's lookup). None: the ordinary connection.
+   */
+  thread?: RedisThread;
 }
 
 export const DEFAULT_PART_RECEIPTS: PartReceiptsOptions = { maxAgeMs: 3 * 24 * 3_600_000, doneKeepMs: 3_600_000 };
@@ -75,10 +83,27 @@ local function folded(m, parts)
 end
 local out = {}
 n = tonumber(ARGV[i]); i = i + 1
+-- Every receipt's part reference in one call per 1,000 (a call per receipt costs more than the lookup), and every
+-- journal entry in one HSET per 1,000 at the end (nothing here reads the journal).
+local refs = {}
+for from = 1, n, 1000 do
+  local names = {}
+  for r = from, math.min(n, from + 999) do
+    local at = i + (r - 1) * 6
+    names[#names + 1] = partKey(ARGV[at], ARGV[at + 1])
+  end
+  local got = redis.call('MGET', unpack(names))
+  for k = 1, #names do refs[from + k - 1] = got[k] end
+end
+local entries, journalKey = {}, nil
+local function journalFlush()
+  if #entries > 0 then redis.call('HSET', journalKey, unpack(entries)) end
+  entries = {}
+end
 for r = 1, n do
   local account, id, receipt, journal, field, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
   i = i + 6
-  local ref = redis.call('GET', partKey(account, id))
+  local ref = refs[r]
   local key, index
   if ref then key, index = string.match(ref, '^(%S+) (%d+)$') end
   local m = key and messageKey(account, key)
@@ -86,7 +111,12 @@ for r = 1, n do
   if parts == 0 then
     out[r] = 0
     if field ~= '' then
-      redis.call('HSET', journal, field, entry)
+      if journal ~= journalKey or #entries >= 2000 then
+        journalFlush()
+        journalKey = journal
+      end
+      entries[#entries + 1] = field
+      entries[#entries + 1] = entry
       journaled = true
     end
   elseif redis.call('HSETNX', m, 'r' .. index, receipt) == 0 then
@@ -104,10 +134,11 @@ for r = 1, n do
     out[r] = folded(m, parts)
   end
 end
+journalFlush()
 if journaled and list == '1' then redis.call('ZADD', owners, now, owner) end
 return out`;
 /** Run by its hash: the script is not sent (nor hashed by Redis) on every turn of receipts. */
-const TURN_SHA = createHash("sha1").update(TURN).digest("hex");
+const TURN_SCRIPT = threadScript(TURN);
 
 interface Waiting {
   receipt: DeliveryReport;
@@ -168,21 +199,24 @@ export class PartReceipts {
   }
 
   /** The turn's script, sent whole only when Redis does not have it yet (its first use, or after a restart). */
-  private run(args: Array<string | number>): Promise<unknown> {
+  private run(args: Array<string | number>, receipts: boolean): Promise<unknown> {
     // Its keys are built in the script: on a cluster one of them (they share the receipts' hash tag, deps.ts)
     // is named as the script's key, so that it runs on the node holding them.
     const keys = isClustered(this.redis) ? [this.prefix] : [];
+    if (this.opts.thread) return this.opts.thread.run(TURN_SCRIPT, keys, args, receipts);
     return this.redis
-      .evalsha(TURN_SHA, keys.length, ...keys, ...args)
+      .evalsha(TURN_SCRIPT.sha, keys.length, ...keys, ...args)
       .catch((err: unknown) =>
-        isNoScript(err) ? this.redis.eval(TURN, keys.length, ...keys, ...args) : Promise.reject(err),
+        isNoScript(err) ? this.redis.eval(TURN_SCRIPT.script, keys.length, ...keys, ...args) : Promise.reject(err),
       );
   }
 
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    // Right after the read that parsed them, not at the end of the turn: the receipts' acknowledgements go out
+    // before the rest of the turn's work, and the SMSC sends the next window of receipts meanwhile.
+    process.nextTick(() => this.flush());
   }
 
   private flush(): void {
@@ -209,7 +243,7 @@ export class PartReceipts {
       waiting.length,
       ...reports,
     ];
-    this.run(args).then(
+    this.run(args, waiting.length > 0).then(
       (result) => {
         this.failing = false;
         const answers = result as Array<number | Array<string | null>>;
@@ -229,10 +263,6 @@ export class PartReceipts {
       },
     );
   }
-}
-
-function isNoScript(err: unknown): boolean {
-  return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }
 
 function folding(answer: number | Array<string | null> | undefined): PartFolding {

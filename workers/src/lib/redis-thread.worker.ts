@@ -1,0 +1,46 @@
+// The worker thread of redis-thread.ts: runs the scripts it is sent on a Redis connection of its own and posts each
+// answer back on the port it was given, then bumps the shared counter and wakes the main thread, which may be
+// waiting for that answer synchronously (Atomics.wait).
+import { type MessagePort, workerData } from "node:worker_threads";
+import { connectRedis, type RedisSettings } from "@switchboard/domain/redis";
+import { isNoScript, type ScriptAnswer, type ScriptRequest } from "./redis-thread";
+
+interface ThreadData {
+  settings: RedisSettings;
+  port: MessagePort;
+  signal: SharedArrayBuffer;
+}
+
+const { settings, port, signal } = workerData as ThreadData;
+const answered = new Int32Array(signal);
+// Commands wait for a reconnect rather than fail after a few retries: the main thread bounds its own wait, and a
+// late answer still reaches the caller's promise.
+const redis = connectRedis(settings, {
+  maxRetriesPerRequest: null,
+  retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 6), 5_000),
+});
+// The main thread's own connection says Redis is away; this one only must not end the thread.
+redis.on("error", () => undefined);
+
+async function run({ script, sha, keys, args }: ScriptRequest): Promise<unknown> {
+  try {
+    return await redis.evalsha(sha, keys.length, ...keys, ...args);
+  } catch (err) {
+    // Sent whole only when Redis does not have it yet (its first use, or after a restart).
+    if (isNoScript(err)) return redis.eval(script, keys.length, ...keys, ...args);
+    throw err;
+  }
+}
+
+port.on("message", (request: ScriptRequest) => {
+  run(request).then(
+    (value) => answer({ id: request.id, ok: true, value }),
+    (err: unknown) => answer({ id: request.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+});
+
+function answer(message: ScriptAnswer): void {
+  port.postMessage(message);
+  Atomics.add(answered, 0, 1);
+  Atomics.notify(answered, 0);
+}
