@@ -104,7 +104,8 @@ export class RedisThread {
     const id = ++this.nextId;
     const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     port.postMessage({ id, script, sha, keys, args } satisfies ScriptRequest);
-    if (!wait) return promise;
+    // Redis away (the process's own connection says so): the answer will wait for the reconnect, not for us.
+    if (!wait || this.fallback.status !== "ready") return promise;
     return this.block(id, port, answered, promise);
   }
 
