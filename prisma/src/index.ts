@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/client";
+import { copyablePool } from "./copy";
 
 export { Prisma, PrismaClient } from "../generated/client";
 
@@ -46,15 +47,17 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
   // planned for its own values (plan_cache_mode): a plan cached for average values could scan a whole table for
   // a rare status or a short time range, where the value's own plan uses an index.
   const prepared = opts.preparedStatements ?? true;
-  const adapter = new PrismaPg(
-    {
-      connectionString: databaseUrl,
-      max: opts.max ?? 10,
-      options: prepared ? "-c jit=off -c plan_cache_mode=force_custom_plan" : "-c jit=off",
-    },
+  const pool = copyablePool({
+    connectionString: databaseUrl,
+    max: opts.max ?? 10,
+    options: prepared ? "-c jit=off -c plan_cache_mode=force_custom_plan" : "-c jit=off",
+  });
+  const adapter = new PrismaPg(pool, {
+    // Ours, but ended with the client ($disconnect), as the pool the adapter would have made itself.
+    disposeExternalPool: true,
     // The adapter passes the name to pg's query config as is, where undefined means unnamed.
-    prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : undefined,
-  );
+    ...(prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : {}),
+  });
   return new PrismaClient({ adapter });
 }
 
@@ -62,6 +65,7 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 export { batchJobKeys } from "./batch-job-keys";
+export { copyInto, copyText } from "./copy";
 export { seedCountries } from "./countries";
 export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
