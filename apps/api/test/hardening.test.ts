@@ -113,6 +113,13 @@ describe("security headers and CORS", () => {
     const res = await t.app.inject({ method: "GET", url: "/website/config" });
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["strict-transport-security"]).toMatch(/^max-age=\d+; includeSubDomains$/);
+    expect(res.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    // headers only legacy browsers read are not sent
+    for (const legacy of ["x-xss-protection", "x-download-options", "x-permitted-cross-domain-policies"])
+      expect(res.headers[legacy]).toBeUndefined();
     const docs = await t.app.inject({ method: "GET", url: "/docs/static/index.html" });
     expect(docs.headers["x-frame-options"]).toBe("DENY");
     expect(String(docs.headers["content-security-policy"])).toContain("default-src");
