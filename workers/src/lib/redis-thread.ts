@@ -1,4 +1,4 @@
-// A Lua script whose answer the caller can have in the same event-loop turn. The SMPP receipts of a turn are
+// A Lua script whose answer the caller can have in the same event-loop turn. The SMPP receipts of a TCP read are
 // looked up and journaled by one script (part-receipts.ts), and each deliver_sm is acknowledged only once that
 // script has run (receipt-journal.ts: an acknowledged receipt is never only in memory). Through an ordinary
 // connection the answer arrives a turn later; in a process that is also sending thousands of messages a second a
@@ -6,8 +6,8 @@
 // then hands out receipts at about a window per turn: slower than the messages go out, so receipts trail them by
 // seconds (docs/benchmarks.md, issue 19). Here the script goes to a thread with a Redis connection of its own, and
 // the calling thread blocks until its answer is back (Atomics.wait; the synckit pattern) for at most `waitMs`: the
-// wait is one Redis round trip (a fraction of a millisecond), after which the turn's receipts are acknowledged at
-// once. An answer that takes longer (Redis away, a failover) is not waited for: it settles the promise later, as
+// wait is one Redis round trip (under a millisecond for a window of 100 receipts), after which the read's
+// receipts are acknowledged at once. An answer that takes longer (Redis away, a failover) is not waited for: it settles the promise later, as
 // an ordinary connection would, so nothing is lost or run twice and the event loop is never held for long.
 //
 // The thread's file sits next to this one: redis-thread.worker.ts under tsx (dev, tests: the thread needs the tsx
