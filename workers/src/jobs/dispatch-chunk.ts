@@ -20,7 +20,7 @@
 //                              still unsent; on its last attempt the channel counts as dead and the batch fails (24)
 //   not here (BIND_REFUSED:  -> while another process holds a bind of the account (smpp-binds.ts), the chunk stops
 //     the SMSC refused this     handing out messages and goes back to the queue for another process (its lease
-//     process a bind: its       released, run again after bindRefusedDelayMs doubling up to 5 s), without spending
+//     process a bind: its       released, run again after bindRefusedDelayMs doubling up to 4x), without spending
 //     limit per account)        an attempt; when none does, it is refused for now as above (an SMSC that answers
 //                              even a wrong password "bind failed" is the channel's failure)
 import type { OutboundMessage, SendOutcome, SmppAdapter } from "@switchboard/channels";
@@ -82,8 +82,13 @@ export interface Attempt {
 const AMBIGUOUS = new Set(["CONNECTION_LOST", "SUBMIT_TIMEOUT"]);
 /** The channel cannot send from this process now, another process can (the SMPP adapter's BIND_REFUSED). */
 const NOT_HERE = "BIND_REFUSED";
-/** Longest wait before a chunk refused here runs again (anywhere): the bound processes may be free by then. */
-const NOT_HERE_MAX_DELAY_MS = 5_000;
+/**
+ * A chunk refused here runs again (anywhere) after bindRefusedDelayMs, doubling up to this many times it: the bound
+ * processes may be free by then. Not more: whichever process's worker asks first gets the chunk, and a refused one
+ * can be first several times in a row (seen: five times, while the bound process sat idle), each time paying the
+ * whole delay (it was up to 5 s: a 3-second batch took 20 s and more).
+ */
+const NOT_HERE_MAX_FACTOR = 4;
 
 export interface ChunkRecipient {
   id: bigint;
@@ -307,7 +312,7 @@ async function runChunk(
         "channel's bind refused here (the SMSC's bind limit): the chunk goes back for another process",
       );
       const runs = attempt.runs ?? 1;
-      return runAgain(Math.min(NOT_HERE_MAX_DELAY_MS, deps.tuning.bindRefusedDelayMs * 2 ** Math.min(runs - 1, 10)));
+      return runAgain(deps.tuning.bindRefusedDelayMs * Math.min(NOT_HERE_MAX_FACTOR, 2 ** Math.min(runs - 1, 10)));
     }
     if (result.left.length > 0) {
       if (attempt.number < attempt.max) throw new ChunkIncomplete(result.left.length, result.lastErrorCode);
