@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
 import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
 import type { JournalEntry, ReceiptJournal } from "./receipt-journal";
-import { isNoScript, type RedisThread, threadScript } from "./redis-thread";
+import { type RedisThread, runScript, threadScript } from "./redis-thread";
 
 /** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
 type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
@@ -204,11 +204,7 @@ export class PartReceipts {
     // is named as the script's key, so that it runs on the node holding them.
     const keys = isClustered(this.redis) ? [this.prefix] : [];
     if (this.opts.thread) return this.opts.thread.run(TURN_SCRIPT, keys, args, receipts);
-    return this.redis
-      .evalsha(TURN_SCRIPT.sha, keys.length, ...keys, ...args)
-      .catch((err: unknown) =>
-        isNoScript(err) ? this.redis.eval(TURN_SCRIPT.script, keys.length, ...keys, ...args) : Promise.reject(err),
-      );
+    return runScript(this.redis, TURN_SCRIPT, keys, args);
   }
 
   private schedule(): void {

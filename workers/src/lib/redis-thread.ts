@@ -92,13 +92,7 @@ export class RedisThread {
    * waitMs), so the promise is settled when this returns (its callbacks run in this turn's microtasks).
    */
   run({ script, sha }: ThreadScript, keys: string[], args: Array<string | number>, wait: boolean): Promise<unknown> {
-    if (this.dead) {
-      return this.fallback
-        .evalsha(sha, keys.length, ...keys, ...args)
-        .catch((err: unknown) =>
-          isNoScript(err) ? this.fallback.eval(script, keys.length, ...keys, ...args) : Promise.reject(err),
-        );
-    }
+    if (this.dead) return runScript(this.fallback, { script, sha }, keys, args);
     this.started ??= this.start();
     const { port, answered } = this.started;
     const id = ++this.nextId;
@@ -163,6 +157,20 @@ export class RedisThread {
   }
 }
 
-export function isNoScript(err: unknown): boolean {
+/** Runs a script by its hash on `redis`, sending it whole only when Redis does not have it (first use, restart). */
+export function runScript(
+  redis: RedisConnection,
+  { script, sha }: ThreadScript,
+  keys: readonly string[],
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> {
+  return redis
+    .evalsha(sha, keys.length, ...keys, ...args)
+    .catch((err: unknown) =>
+      isNoScript(err) ? redis.eval(script, keys.length, ...keys, ...args) : Promise.reject(err),
+    );
+}
+
+function isNoScript(err: unknown): boolean {
   return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }

@@ -3,7 +3,7 @@
 // waiting for that answer synchronously (Atomics.wait).
 import { type MessagePort, workerData } from "node:worker_threads";
 import { connectRedis, type RedisSettings } from "@switchboard/domain/redis";
-import { isNoScript, type ScriptAnswer, type ScriptRequest } from "./redis-thread";
+import { runScript, type ScriptAnswer, type ScriptRequest } from "./redis-thread";
 
 interface ThreadData {
   settings: RedisSettings;
@@ -22,18 +22,8 @@ const redis = connectRedis(settings, {
 // The main thread's own connection says Redis is away; this one only must not end the thread.
 redis.on("error", () => undefined);
 
-async function run({ script, sha, keys, args }: ScriptRequest): Promise<unknown> {
-  try {
-    return await redis.evalsha(sha, keys.length, ...keys, ...args);
-  } catch (err) {
-    // Sent whole only when Redis does not have it yet (its first use, or after a restart).
-    if (isNoScript(err)) return redis.eval(script, keys.length, ...keys, ...args);
-    throw err;
-  }
-}
-
 port.on("message", (request: ScriptRequest) => {
-  run(request).then(
+  runScript(redis, request, request.keys, request.args).then(
     (value) => answer({ id: request.id, ok: true, value }),
     (err: unknown) => answer({ id: request.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
   );
