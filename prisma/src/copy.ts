@@ -42,9 +42,14 @@ async function transactionConnection(tx: Prisma.TransactionClient): Promise<pg.P
   const known = connectionOf.get(tx);
   if (known) return known;
   const marker = `${MARKER}${randomUUID()}`;
-  await tx.$queryRaw`SELECT ${marker}::text AS marker`;
-  const client = marked.get(marker);
-  marked.delete(marker);
+  let client: pg.PoolClient | undefined;
+  try {
+    await tx.$queryRaw`SELECT ${marker}::text AS marker`;
+    client = marked.get(marker);
+  } finally {
+    // Also when the statement failed after the connection noted it: nothing is left behind.
+    marked.delete(marker);
+  }
   if (client === undefined) {
     throw new Error("COPY: the transaction's connection is not one of this process's pools (createPrisma's)");
   }
