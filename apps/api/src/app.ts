@@ -1,6 +1,7 @@
 // Builds the Fastify application from its dependencies; main.ts listens, tests use app.inject().
 
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Writable } from "node:stream";
 import cors from "@fastify/cors";
 import rateLimit from "@fastify/rate-limit";
@@ -75,6 +76,28 @@ export function loggerOptions(level: string, stream?: Writable): FastifyServerOp
   };
 }
 
+/**
+ * The headers helmet's middleware sets with these options. They must not depend on the request (no CSP nonces):
+ * the middleware runs once, against a response that only records them.
+ */
+export function helmetHeaders(options: Parameters<typeof helmet>[0]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failed: unknown;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return headers;
+}
+
 export interface BuildOptions {
   /** Where log lines go (default stdout); tests read them. */
   logStream?: Writable;
@@ -101,10 +124,6 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   app.decorate("storage", deps.storage ?? createFileStorage(config));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook("onSend", async (req, reply) => {
-    reply.header("x-request-id", req.id);
-  });
-
   await app.register(outagesPlugin);
   await app.register(envelopePlugin);
   await app.register(metricsPlugin);
@@ -112,10 +131,11 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
   // answers JSON (no CSP needed there); /docs gets swagger-ui's own static CSP. Resources are readable
   // cross-origin (logos shown on tenants' own hosts); nothing here rides on cookies. Headers only legacy browsers
   // read (IE8's download prompt, Flash's cross-domain policies, the old XSS auditors, DNS prefetching) are not
-  // sent. Helmet's middleware is built once here: @fastify/helmet builds it again on every request (its
-  // onRequest hook calls helmet(options) each time), which with the legacy headers cost GET /user/info a quarter
-  // of its rate (docs/benchmarks.md, issue 20).
-  const securityHeaders = helmet({
+  // sent. They are all fixed values: helmet's middleware is run once here to learn them, and every answer gets
+  // them as reply headers. @fastify/helmet builds helmet's middleware again on every request (its onRequest hook
+  // calls helmet(options) each time), which with the legacy headers cost GET /user/info a quarter of its rate;
+  // running the middleware on every request still cost it a few percent (docs/benchmarks.md, issue 20).
+  const securityHeaders = helmetHeaders({
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: "cross-origin" },
     frameguard: { action: "deny" },
@@ -126,7 +146,9 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}) {
     xXssProtection: false,
   });
   app.addHook("onRequest", (req, reply, done) => {
-    securityHeaders(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    reply.headers(securityHeaders);
+    reply.header("x-request-id", req.id);
+    done();
   });
   await app.register(cors, {
     // An explicit allow list (the web client's origins); without one, no cross-origin page may call.

@@ -1,6 +1,7 @@
 import { AccountStatus, UserType } from "@switchboard/contracts";
 import { hashPassword, verifyPassword } from "@switchboard/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { VerifiedTokens } from "../src/plugins/auth";
 import { NEW_PASSWORD } from "./accounts";
 import { call, createTestApp, demoTenantId, handMadeToken, signIn, type TestContext, uniqueName } from "./helpers";
 
@@ -386,6 +387,49 @@ describe("sessions", () => {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe(401);
     }
+  });
+
+  it("refuses a token it has accepted once it expires (verified tokens are held only until then)", async () => {
+    const good = await signIn(t.app, "customer", "customer", "Customer123");
+    const claims = JSON.parse(Buffer.from(good.split(".")[1]!, "base64url").toString());
+    const now = Math.floor(Date.now() / 1000);
+    const shortLived = handMadeToken(t.config.JWT_SECRET, { ...claims, iat: now, exp: now + 30 });
+    expect((await call(t.app, "GET", "/user/info", { token: shortLived })).body.code).toBe(0);
+    vi.useFakeTimers({ toFake: ["Date"], now: (now + 31) * 1000 });
+    try {
+      const res = await call(t.app, "GET", "/user/info", { token: shortLived });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+    // A token held as verified is the exact string: one character changed in its signature is checked anew.
+    expect((await call(t.app, "GET", "/user/info", { token: good })).body.code).toBe(0);
+    const last = good.at(-1) === "A" ? "B" : "A";
+    expect((await call(t.app, "GET", "/user/info", { token: `${good.slice(0, -1)}${last}` })).status).toBe(401);
+  });
+
+  it.each([
+    ["bearer (any case)", (tk: string) => `bearer ${tk}`, 0],
+    ["two spaces", (tk: string) => `Bearer  ${tk}`, 401],
+    ["another scheme", (tk: string) => `Basic ${tk}`, 401],
+    ["no scheme", (tk: string) => tk, 401],
+    ["a trailing word", (tk: string) => `Bearer ${tk} x`, 401],
+  ])("reads the Authorization header's bearer token: %s", async (_name, header, code) => {
+    const good = await signIn(t.app, "customer", "customer", "Customer123");
+    const res = await call(t.app, "GET", "/user/info", { headers: { authorization: header(good) } });
+    expect(res.body.code).toBe(code);
+  });
+
+  it("holds a bounded number of verified tokens, the oldest going first", () => {
+    const held = new VerifiedTokens(2);
+    const claims = { sub: "1", tid: 1, typ: 3, ver: 0, jti: "j", exp: Math.floor(Date.now() / 1000) + 60 };
+    held.add("a", claims);
+    held.add("b", claims);
+    held.add("c", claims);
+    expect([held.get("a"), held.get("b"), held.get("c")]).toEqual([undefined, claims, claims]);
+    held.add("d", { ...claims, exp: Math.floor(Date.now() / 1000) - 1 });
+    expect(held.get("d")).toBeUndefined();
   });
 
   it("revokes the token at logout: it answers 401 afterwards, other sessions live on", async () => {

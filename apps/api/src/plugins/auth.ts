@@ -114,6 +114,41 @@ export function tenantHeader(req: FastifyRequest): number | undefined {
   return Number(raw);
 }
 
+/** The token of an `Authorization: Bearer <token>` header (the one form sessions use), else undefined. */
+function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined || header.length < 8 || header.slice(0, 7).toLowerCase() !== "bearer ") return undefined;
+  const token = header.slice(7);
+  return token.length > 0 && !token.includes(" ") ? token : undefined;
+}
+
+/**
+ * Session tokens whose signature and claims were checked, with their claims, until they expire: the next request
+ * with the same token (the same string, so the same signature) skips the HMAC and the JSON decoding. Held by the
+ * token itself, a Map lookup, because fast-jwt's own cache hashes every token with SHA-256 to find it, which cost
+ * about as much as verifying it (GET /user/info's profile, docs/benchmarks.md). Whether the session still lives
+ * (signed out, user frozen or changed) is checked on every request all the same (liveSession).
+ */
+export class VerifiedTokens {
+  private readonly claims = new Map<string, TokenClaims>();
+
+  constructor(private readonly max = 10_000) {}
+
+  get(token: string): TokenClaims | undefined {
+    const claims = this.claims.get(token);
+    if (claims === undefined) return undefined;
+    if (claims.exp * 1000 > Date.now()) return claims;
+    this.claims.delete(token);
+    return undefined;
+  }
+
+  add(token: string, claims: TokenClaims): void {
+    // Full: the oldest entry goes (a Map iterates in insertion order).
+    if (this.claims.size >= this.max) this.claims.delete(this.claims.keys().next().value as string);
+    this.claims.set(token, claims);
+  }
+}
+
 const SESSION_USER = {
   id: true,
   type: true,
@@ -146,20 +181,20 @@ export default fp(
     app.addHook("onClose", () => userInfos.close());
     // Any change made through this process (a send moves the balance, a profile edit, a recharge) is seen by its
     // next /user/info at once: before the answer leaves, so the caller's next request cannot overtake it.
-    app.addHook("onSend", async (req, _reply, payload) => {
+    app.addHook("onSend", (req, _reply, payload, done) => {
       if (req.method !== "GET" && req.method !== "HEAD") userInfos.forget(null);
-      return payload;
+      done(null, payload);
     });
     const loadUser = (id: number): Promise<SessionUser | null> =>
       prisma.user.findUnique({ where: { id }, select: SESSION_USER });
     await app.register(fastifyJwt, {
       secret: config.JWT_SECRET,
       sign: { algorithm: "HS256", expiresIn: config.JWT_TTL_SECONDS },
-      // A token that never expires is refused, whoever signed it: every session we issue has exp.
-      // cache: a token verified once is not verified again until it expires (fast-jwt keeps the result, 1,000
-      // tokens by default); the session check still runs on every request.
-      verify: { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub", "jti"], cache: true },
+      // A token that never expires is refused, whoever signed it: every session we issue has exp. Verified tokens
+      // are held by authenticate (VerifiedTokens), not by fast-jwt's cache, which hashes every token to look it up.
+      verify: { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub", "jti"] },
     });
+    const verified = new VerifiedTokens();
 
     app.decorate("signToken", (user) => {
       const token = app.jwt.sign({
@@ -191,13 +226,20 @@ export default fp(
     });
 
     app.decorate("authenticate", async (req: FastifyRequest) => {
-      let claims: TokenClaims;
-      try {
-        claims = await req.jwtVerify<TokenClaims>();
-      } catch {
-        // missing, malformed, tampered or expired: all the same to the caller
-        throw unauthorized();
+      const token = bearerToken(req);
+      // missing, malformed, tampered or expired: all the same to the caller
+      if (token === undefined) throw unauthorized();
+      let claims = verified.get(token);
+      if (!claims) {
+        try {
+          claims = app.jwt.verify<TokenClaims>(token);
+        } catch {
+          throw unauthorized();
+        }
+        verified.add(token, claims);
       }
+      // The verified claims, where @fastify/jwt's own check would have put them (the queue board's ticket reads them).
+      req.user = claims;
       const user = await app.liveSession(claims);
       if (!user) throw unauthorized();
       const type = user.type as UserType;

@@ -200,12 +200,12 @@ export default fp(
     // One place for every route's text input: before validation, so no schema has to remember it.
     app.addHook("preValidation", refuseNul);
     // JSON answers carry balances and personal data: never kept by a browser or a shared cache.
-    app.addHook("onSend", async (_req, reply, payload) => {
+    app.addHook("onSend", (_req, reply, payload, done) => {
       const type = reply.getHeader("content-type");
       if (typeof type === "string" && type.startsWith("application/json") && !reply.hasHeader("cache-control")) {
         reply.header("cache-control", "no-store");
       }
-      return payload;
+      done(null, payload);
     });
 
     // An unknown route is a client's mistake, not a business answer: always 404.

@@ -42,10 +42,11 @@ export default fp(
     });
     app.decorate("metrics", { registry, webhookEvents });
 
-    app.addHook("onResponse", async (req, reply) => {
+    app.addHook("onResponse", (req, reply, done) => {
       // The pattern the router matched (/user/:id); unknown paths share one label, whatever they were.
       const route = req.routeOptions.url ?? "unmatched";
       duration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      done();
     });
 
     const allowed = metricsGuard({ allow: config.METRICS_ALLOW, token: config.METRICS_TOKEN });
