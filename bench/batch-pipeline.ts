@@ -10,7 +10,7 @@
 //
 // 1. Ingest: a CSV of N numbers is uploaded to the real API (POST /batch/submit/file, the customer's session) and
 //    read by the real ingest worker: numbers normalised, sorted, priced, written, charged in one transaction.
-//    Figures: numbers/s from the upload's answer to the batch being written, and this process's peak RSS. For
+//    Figures: numbers/s from the upload's answer to the batch being written, and the ingesting process's peak RSS (the workers' own with --split). For
 //    reference, a plain server-side COPY of the same rows into a copy of the recipients table (same indexes).
 // 2. Dispatch: a file of M numbers for the seed's SMS channel, pointed at the SMSC simulator of
 //    ../shared/bench/kannel (smsc-sim.js, the one Kannel is measured against), SMPP window 100, no throughput
@@ -40,6 +40,7 @@ import {
   postgresPids,
   ROOT,
   receiptLag,
+  residentBytes,
   startPlatform,
   WORK,
 } from "./lib/platform";
@@ -348,10 +349,13 @@ async function main() {
       const file = path.join(WORK, `numbers-${INGEST_N}.csv`);
       const { valid } = await writeNumberFile(file, INGEST_N);
       log(`ingest: ${fmt(INGEST_N)} lines (${fmt(valid)} valid), scheduled tomorrow so that nothing is sent`);
-      const rssBefore = process.memoryUsage().rss;
+      // The process that ingests: the workers' own with --split, else this one (API, workers and the benchmark).
+      const ingesting = platform.workersPid;
+      const rssOf = () => (ingesting === process.pid ? process.memoryUsage().rss : residentBytes(ingesting));
+      const rssBefore = rssOf();
       let peakRss = rssBefore;
       const sampler = setInterval(() => {
-        peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        peakRss = Math.max(peakRss, rssOf());
       }, 50);
       const { result: ingest, profile } = await profiled(PROFILE, async () => {
         const t0 = performance.now();
@@ -414,7 +418,7 @@ async function main() {
       };
       log(
         `ingest: upload answered in ${ingest.uploadS.toFixed(2)} s; ${fmt(INGEST_N)} numbers read, checked, priced, ` +
-          `written and charged in ${ingest.ingestS.toFixed(2)} s = ${fmt(rate)} numbers/s; peak RSS ${mib(peakRss)} ` +
+          `written and charged in ${ingest.ingestS.toFixed(2)} s = ${fmt(rate)} numbers/s; peak RSS of the ${ingesting === process.pid ? "one process" : "workers' process"} ${mib(peakRss)} ` +
           `(${mib(rssBefore)} before)`,
       );
       log(

@@ -72,6 +72,16 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
+/** A process's resident memory now (bytes; 0 when it is gone). Linux /proc only. */
+export function residentBytes(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** The PostgreSQL server's processes (every backend of every database: run the bench on a quiet server). */
 export function postgresPids(): number[] {
   return readdirSync("/proc")

@@ -212,7 +212,7 @@ describe("a file's variables", () => {
     sorted.add("+12025550182", [""]);
     sorted.add("+12025550182", ["Wu"]);
     sorted.add("+8613912345678", ["x".repeat(200)]);
-    expect(sorted.phones).toEqual(["+12025550181", "+8613912345678"]);
+    expect(sorted.phoneList()).toEqual(["+12025550181", "+8613912345678"]);
     expect(sorted).toMatchObject({ unfilled: 1, duplicate: 1, total: 4 });
     expect(sorted.rejectedReason).toEqual([RejectReason.MISSING_VARIABLE, RejectReason.DUPLICATE]);
     const tally = tallyOf(sorted, undefined, new Set(), ["name"]);

@@ -47,7 +47,7 @@ export function tallyOf(
     total: sorted.total,
     invalid: sorted.invalid,
     duplicate: sorted.duplicate,
-    distinct: sorted.phones.length,
+    distinct: sorted.size,
     perCountry: sorted.countByCountry(),
     rejected: sorted.rejectedRaw
       .slice(0, PRE_REJECTED_SAMPLE_MAX)
@@ -55,9 +55,8 @@ export function tallyOf(
   };
   if (optedOut) {
     const perCountry = new Map<string, number>();
-    sorted.phones.forEach((phone, i) => {
+    sorted.forEach((phone, country) => {
       if (!optedOut.has(phone)) return;
-      const country = sorted.countries[i] as string;
       perCountry.set(country, (perCountry.get(country) ?? 0) + 1);
     });
     tally.optOutPerCountry = perCountry;
@@ -65,9 +64,8 @@ export function tallyOf(
   const personal = sorted.personal;
   if (personal) {
     const perCountry = new Map<string, Map<string, number>>();
-    sorted.phones.forEach((phone, i) => {
+    sorted.forEach((phone, country, i) => {
       if (optedOut?.has(phone)) return;
-      const country = sorted.countries[i] as string;
       const byUnits = perCountry.get(country) ?? new Map<string, number>();
       perCountry.set(country, byUnits);
       const key = `${personal.units[i]}:${personal.fallbackUnits[i]}`;
@@ -77,11 +75,10 @@ export function tallyOf(
   }
   if (open) {
     const perCountry = new Map<string, Map<number, number>>();
-    sorted.phones.forEach((phone, i) => {
+    sorted.forEach((phone, country) => {
       if (optedOut?.has(phone)) return;
       const on = open.get(phone);
       if (!on) return;
-      const country = sorted.countries[i] as string;
       const byChannel = perCountry.get(country) ?? new Map<number, number>();
       perCountry.set(country, byChannel);
       for (const channelId of on) byChannel.set(channelId, (byChannel.get(channelId) ?? 0) + 1);

@@ -207,8 +207,9 @@ export async function preSubmit(
   assertNoVariables(q);
   const sorted = new NumberSorter(numberReading(ctx));
   for (const n of q.numbers) sorted.add(n);
-  const open = await windowsFor(deps, ctx, q, sorted.phones);
-  const optedOut = await optedOutAmong(deps.prisma, ctx.customer.id, sorted.phones);
+  const phones = sorted.phoneList();
+  const open = await windowsFor(deps, ctx, q, phones);
+  const optedOut = await optedOutAmong(deps.prisma, ctx.customer.id, phones);
   return summarise(deps, ctx, product.id, q, tallyOf(sorted, open, optedOut), lang, now);
 }
 

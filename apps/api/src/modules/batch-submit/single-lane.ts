@@ -120,10 +120,9 @@ export class SingleSendLane {
     spec: BatchSpec,
     sorted: NumberSorter,
   ): Promise<LaneMaterialized | null> {
-    const phone = sorted.phones[0];
-    const countryCode = sorted.countries[0];
-    if (sorted.phones.length !== 1 || sorted.total !== 1 || phone === undefined || countryCode === undefined)
-      return null;
+    if (sorted.size !== 1 || sorted.total !== 1) return null;
+    const phone = sorted.phone(0);
+    const countryCode = sorted.country(0);
     if (spec.scheduledAt !== null || spec.taskType !== TaskType.MESSAGE || !priceAndChannelOnly(spec)) return null;
     // A batch that review would hold is written by the usual path with its reasons.
     if (reviewReasons(ctx.rules, ctx.customer, contentText(spec.content), 1).length > 0) return null;

@@ -145,8 +145,8 @@ function numberOutcomes(
   return inputs.map((input, i) => {
     const o = decodeOutcome(sorted.outcomes![i]!);
     if (o.kind === "invalid") return { input, result: "invalid", e164: null, countryCode: null };
-    const e164 = sorted.phones[o.index]!;
-    const countryCode = sorted.countries[o.index]!;
+    const e164 = sorted.phone(o.index);
+    const countryCode = sorted.country(o.index);
     if (o.kind === "duplicate") return { input, result: "duplicate", e164, countryCode };
     if (optedOut.has(e164)) return { input, result: "opted_out", e164, countryCode };
     const served = quote.countries.get(countryCode)?.served ?? false;
@@ -156,13 +156,13 @@ function numberOutcomes(
 
 /** Mode 1 refuses an unusable number outright (there is nothing else in the batch). */
 function assertSingleUsable(sorted: NumberSorter): void {
-  if (sorted.phones.length === 0) throw new AppError(400, "batch.number_invalid");
+  if (sorted.size === 0) throw new AppError(400, "batch.number_invalid");
 }
 
 function singleNotServed(err: unknown, sorted: NumberSorter): unknown {
   if (!(err instanceof AppError) || !err.key.startsWith("batch.no_valid_numbers")) return err;
   return new AppError(400, "batch.number_not_served", {
-    country: sorted.countries[0] ?? "",
+    country: sorted.size > 0 ? sorted.country(0) : "",
     reason: String(err.params.reason ?? "price.country_not_served"),
   });
 }

@@ -94,7 +94,7 @@ export async function listOptOuts(db: Db, p: Principal, q: OptOutListQuery): Pro
 async function addOne(db: Db, p: Principal, body: OptOutAddBody, source: OptOutSource): Promise<OptOutRow> {
   const customer = await targetCustomer(db, p, body.userId);
   const sorted = await readNumbers(db, customer.id, [body.phone]);
-  const phone = sorted.phones[0];
+  const phone = sorted.size > 0 ? sorted.phone(0) : undefined;
   if (phone === undefined) throw badRequest("opt_out.invalid_phone", { phone: body.phone.slice(0, 32) });
   await addOptOuts(db, customer, [phone], source);
   const row = await db.optOut.findUniqueOrThrow({
@@ -115,11 +115,11 @@ export async function importOptOuts(
 ): Promise<OptOutImportResult> {
   const customer = await targetCustomer(db, p, body.userId);
   const sorted = await readNumbers(db, customer.id, body.numbers);
-  const added = await addOptOuts(db, customer, sorted.phones, OptOutSource.IMPORT);
+  const added = await addOptOuts(db, customer, sorted.phoneList(), OptOutSource.IMPORT);
   return {
     total: sorted.total,
     added,
-    existing: sorted.phones.length - added,
+    existing: sorted.size - added,
     invalid: sorted.invalid,
   };
 }
@@ -176,7 +176,7 @@ export async function addOptOutV1(db: Db, p: Principal, phone: string) {
 /** Removes a number from the key's customer's list; a number not on it answers 404. */
 export async function removeOptOutV1(db: Db, p: Principal, phone: string): Promise<{ phone: string }> {
   const sorted = await readNumbers(db, p.userId, [phone]);
-  const e164 = sorted.phones[0];
+  const e164 = sorted.size > 0 ? sorted.phone(0) : undefined;
   if (e164 === undefined) throw badRequest("opt_out.invalid_phone", { phone: phone.slice(0, 32) });
   const removed = await db.optOut.deleteMany({ where: { userId: p.userId, phone: e164 } });
   if (removed.count === 0) throw notFound("entity.opt_out");
