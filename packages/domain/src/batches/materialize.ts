@@ -222,12 +222,11 @@ class RecipientWriter {
       const from = this.taken;
       const to = Math.min(from + COPY_CHUNK, ready);
       this.taken = to;
-      // Each chunk's rows are prepared (priced, filtered, built: our CPU) as soon as it is sorted, in order, while
-      // the previous chunk's COPY runs on the server; the COPYs follow one another. Preparing inside the chain
-      // left the server idle while we built the next statement, and us idle while it ran.
-      // A chunk is prepared only once the COPY two chunks before it is done (one COPY running, the next chunk
-      // ready behind it): the reader sorts faster than the server writes, and chunks prepared further ahead
-      // only waited, held in memory (a million numbers: up to 20 chunks of text, ~50 MB more at the peak).
+      // Each chunk's rows are prepared (priced, filtered, built: our CPU) in order while the previous chunk's COPY
+      // runs on the server; the COPYs follow one another. Preparing inside the chain left the server idle while
+      // we built the next statement, and us idle while it ran. But not further ahead: a chunk is prepared once
+      // the COPY two chunks before it is done (the reader sorts faster than the server writes, and chunks
+      // prepared earlier only waited in memory: a million numbers, up to 20 chunks of text, ~50 MB at the peak).
       const room = this.copied.length >= 2 ? this.copied[this.copied.length - 2] : undefined;
       const prepared = Promise.all([this.preparing, room]).then(() => this.prepare(from, to));
       this.preparing = prepared.then(
