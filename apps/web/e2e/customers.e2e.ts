@@ -177,7 +177,11 @@ describe("customer management in Chromium", () => {
     await admin.getByTestId("user-form-password").fill("Copper-Violin-64");
     await admin.getByTestId("user-form-company").fill("E2E Ltd");
     await shot(admin, "backend-customer-create");
+    // The answer is waited for before leaving the page: navigating away cancels the request in flight, and the
+    // modal's test id was seen "hidden" 0.3 s after the click while the answer came at 1.1 s (a loaded machine).
+    const created = admin.waitForResponse((r) => r.url().includes("/user/create"));
     await admin.getByTestId("user-form-submit").click();
+    expect(((await (await created).json()) as { code: number }).code).toBe(0);
     await admin.getByTestId("user-form-modal").waitFor({ state: "hidden" });
     await admin.goto("/backend/customer/list?keyword=e2e-customer");
     await expect.poll(() => admin.getByTestId("customer-table").textContent(), POLL).toContain("E2E Ltd");
