@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { WORKERS_NODE_FLAGS } from "./lib/node-flags";
 
 process.env.NODE_ENV ??= "production";
 const DIST = import.meta.dirname;
@@ -18,13 +19,16 @@ function say(line: string) {
   process.stdout.write(`[start] ${line}\n`);
 }
 
-function node(script: string, args: string[] = []): ChildProcess {
+function node(script: string, args: string[] = [], flags: readonly string[] = []): ChildProcess {
   const file = path.join(DIST, script);
   if (!existsSync(file)) {
     say(`${file} is missing: run npm run build first`);
     process.exit(1);
   }
-  return spawn(process.execPath, ["--enable-source-maps", file, ...args], { stdio: "inherit", env: process.env });
+  return spawn(process.execPath, [...flags, "--enable-source-maps", file, ...args], {
+    stdio: "inherit",
+    env: process.env,
+  });
 }
 
 function exited(child: ChildProcess): Promise<number> {
@@ -56,7 +60,7 @@ for (const [name, script] of [
   ["workers", "workers/main.js"],
   ["web", "web/server.js"],
 ] as const) {
-  const child = node(script);
+  const child = node(script, [], name === "workers" ? WORKERS_NODE_FLAGS : []);
   children.push(child);
   void exited(child).then((code) => {
     if (stopping) return;

@@ -13,6 +13,7 @@ import { DEMO_HLR, DEMO_LOGINS, DEMO_RBM, DEMO_SMSC, DEMO_WHATSAPP, seed } from 
 import { ChannelKeyMismatch, DEMO_SIMULATORS, demoSimulatorArgs, findDemoChannels } from "./lib/demo-simulators";
 import { localSecrets } from "./lib/local-secrets";
 import { logLineFormatter } from "./lib/log-lines";
+import { WORKERS_NODE_FLAGS } from "./lib/node-flags";
 import {
   DATA_DIR,
   ensureDatabase,
@@ -186,7 +187,7 @@ const env: NodeJS.ProcessEnv = {
   NODE_ENV: process.env.NODE_ENV ?? "development",
 };
 run("api", ["--import", "tsx", "apps/api/src/main.ts"], env);
-run("workers", ["--import", "tsx", "workers/src/main.ts"], env);
+run("workers", [...WORKERS_NODE_FLAGS, "--import", "tsx", "workers/src/main.ts"], env);
 // The demo channels' simulators (scripts/lib/demo-simulators.ts, shared with docker compose's demo profile).
 if (demoChannels) {
   for (const name of DEMO_SIMULATORS) {

@@ -18,6 +18,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import pino from "pino";
 import { buildApp } from "../../apps/api/src/app";
+import { WORKERS_NODE_FLAGS } from "../../scripts/lib/node-flags";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const WORK = path.join(ROOT, ".bench-work");
@@ -213,10 +214,14 @@ export async function startPlatform(opts: { env?: Record<string, string> } = {})
     if (process.argv.includes("--split")) {
       // With --profile the workers write a .cpuprofile into .bench-work when they stop.
       const prof = process.argv.includes("--profile") ? ["--cpu-prof", "--cpu-prof-dir", WORK] : [];
-      const proc = spawn(process.execPath, [...prof, "--import", "tsx", path.join(ROOT, "workers/src/main.ts")], {
-        env: { ...process.env, ...env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn" },
-        stdio: ["ignore", "inherit", "inherit"],
-      });
+      const proc = spawn(
+        process.execPath,
+        [...WORKERS_NODE_FLAGS, ...prof, "--import", "tsx", path.join(ROOT, "workers/src/main.ts")],
+        {
+          env: { ...process.env, ...env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn" },
+          stdio: ["ignore", "inherit", "inherit"],
+        },
+      );
       workersPid = proc.pid as number;
       stopWorkers = async () => {
         if (proc.exitCode !== null) return;
