@@ -2,6 +2,7 @@
 // against the build they run.
 // - Every service of our image (all but postgres and redis) runs a file of the build: each dist/... its command
 //   and its healthcheck name exists (the image's /app is this folder's package.json, node_modules and dist/).
+// - The workers' service starts Node with the workers' flags (scripts/lib/node-flags.ts).
 // - Every long-running service has a healthcheck of its own; only the one-shots (restart "no") go without, and a
 //   healthcheck's port is the one its service listens on.
 // - Every variable the API and the workers read (CONFIG_VARIABLES) is in .env.example and reaches the api or the
@@ -11,6 +12,7 @@ import path from "node:path";
 import { CONFIG_VARIABLES, loadConfig } from "@switchboard/domain/config";
 import { parse } from "yaml";
 import { DEMO_SIMULATOR_PORTS, type DemoSimulator } from "./lib/demo-simulators";
+import { WORKERS_NODE_FLAGS } from "./lib/node-flags";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const problems: string[] = [];
@@ -57,6 +59,13 @@ const ours = Object.entries(compose.services).filter(([, s]) => s.build !== unde
 for (const [name, service] of ours) {
   const commandFiles = distFiles(service.command);
   if (commandFiles.length === 0) problems.push(`${name}: its command runs no file of the build: ${service.command}`);
+  // The workers' Node flags are written once (node-flags.ts); the compose file repeats them and must keep up.
+  const command = Array.isArray(service.command) ? service.command : [];
+  if (command.includes("dist/workers/main.js")) {
+    for (const flag of WORKERS_NODE_FLAGS)
+      if (!command.slice(0, command.indexOf("dist/workers/main.js")).includes(flag))
+        problems.push(`${name}: its node command lacks the workers' flag ${flag} (scripts/lib/node-flags.ts)`);
+  }
   const oneShot = service.restart === "no";
   const test = service.healthcheck?.disable ? undefined : service.healthcheck?.test;
   const healthFiles = distFiles(test);
