@@ -395,6 +395,19 @@ describe("dispatch end to end over SMPP", () => {
       expect(first).toMatchObject({ sendResult: SendResult.SUCCESS, phone: expect.stringMatching(/^\+\d+$/) });
       expect([ReceiveResult.RECEIVED, ReceiveResult.RECEIVE_FAILED]).toContain(first.receiveResult);
 
+      // An attempt's row is written once its answer is back, so after the receiver has seen the request: waited for.
+      const deliveryReportsSent = receiver.requests.filter((r) => r.event === "delivery_report").length;
+      await waitFor(
+        "every attempt logged",
+        async () => {
+          const [finishedLogged, reportsLogged] = await Promise.all([
+            prisma.notifyAttempt.count({ where: { userId: customer.id, event: "batch_finished" } }),
+            prisma.notifyAttempt.count({ where: { userId: customer.id, event: "delivery_report" } }),
+          ]);
+          return finishedLogged >= finishedTries.length && reportsLogged >= deliveryReportsSent ? true : undefined;
+        },
+        15_000,
+      ).catch(() => undefined); // a shortfall is reported by the exact checks below
       const attempts = await prisma.notifyAttempt.findMany({
         where: { userId: customer.id, event: "batch_finished" },
         orderBy: { id: "asc" },
