@@ -640,3 +640,95 @@ describe("delivery-report", () => {
     expect(await batch(batchId)).toMatchObject({ deliveredCount: 1, undeliveredCount: 1 });
   });
 });
+
+describe("batches' rows are locked in id order by every statement that moves several batches' counters", () => {
+  // The settlement of a group of single sends locks its batches in id order (settleSingles); a receipt or outcome
+  // statement naming the same batches must take them in the same order, or each holds what the other waits for
+  // (PostgreSQL then aborts one: seen under load, a receipt write against a group's settlement). Here a
+  // transaction plays the settlement: it holds the lowest batch, waits until the statement is blocked, then takes
+  // the others in id order. The statement names them highest first; it must wait for the lowest before taking any.
+  async function againstSettlement(marker: string, statement: () => Promise<unknown>, batchIds: bigint[]) {
+    const [lowest, ...rest] = [...batchIds].sort((a, b) => (a < b ? -1 : 1));
+    // Each batch written again, highest first: a newer row version, so that a scan in physical order (the table's
+    // order after any update) meets them highest first too.
+    for (const id of [...rest].reverse().concat(lowest as bigint))
+      await prisma.$executeRaw`UPDATE message_batches SET "updatedAt" = now() WHERE id = ${id}`;
+    let blocked = false;
+    const settlement = await prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM message_batches WHERE id = ${lowest} FOR UPDATE`;
+        // Its outcome, kept (not a rejection left unhandled while this transaction goes on).
+        const running = statement().then(
+          () => "done",
+          (err: Error) => err.message,
+        );
+        // Wait (5 s at most) until the statement waits for a lock, then take the other batches.
+        for (let i = 0; i < 250 && !blocked; i++) {
+          const [row] = await prisma.$queryRaw<Array<{ n: number }>>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE ${`%${marker}%`}`;
+          blocked = (row?.n ?? 0) > 0;
+          if (!blocked) await new Promise((r) => setTimeout(r, 20));
+        }
+        await tx.$queryRaw`
+          SELECT id FROM message_batches WHERE id = ANY(${rest.map(String)}::bigint[]) ORDER BY id FOR UPDATE`;
+        // Wrapped: returned bare, the transaction would wait for the statement before committing.
+        return { running };
+      },
+      { timeout: 20_000 },
+    );
+    expect(await settlement.running).toBe("done");
+    expect(blocked).toBe(true);
+  }
+
+  const MANY = 12;
+
+  it("a receipt statement", async () => {
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const sent: Array<Awaited<ReturnType<typeof sentOn>>> = [];
+    for (let i = 0; i < MANY; i++) sent.push(await sentOn(channelId, `lock-order-${channelId}-${i}`));
+    await againstSettlement(
+      "AS v(message_id, idx, exact)",
+      () =>
+        recordDeliveryReports(deps, {
+          channelId,
+          reports: sent.map((_, i) => ({
+            providerMessageId: `lock-order-${channelId}-${MANY - 1 - i}`,
+            status: "delivered",
+          })),
+        }),
+      sent.map((r) => r.batchId),
+    );
+    for (const r of sent) expect((await batch(r.batchId.toString())).deliveredCount).toBe(1);
+  });
+
+  it("an outcome statement of a group of single sends", async () => {
+    const customer = await createCustomer(prisma);
+    const channelId = await createSmppChannel(prisma, { port: 1 });
+    const batchOf = new Map<bigint, bigint>();
+    for (let i = 0; i < MANY; i++) {
+      const { batchId } = await createPendingBatch(prisma, customer, channelId, phoneNumbers(1), {
+        status: BatchStatus.SENDING,
+      });
+      const [r] = await recipientsOf(batchId);
+      batchOf.set(r!.id, BigInt(batchId));
+    }
+    const recipients = [...batchOf.keys()].reverse();
+    await againstSettlement(
+      "AS o(id, batch_id, result",
+      () =>
+        recordSendOutcomes(
+          prisma,
+          batchOf,
+          recipients.map((id) => ({
+            recipientId: id,
+            result: SendResult.SUCCESS,
+            providerMessageId: `lo-${id}`,
+            errorCode: null,
+          })),
+        ),
+      [...batchOf.values()],
+    );
+    for (const id of batchOf.values()) expect((await batch(id.toString())).sentCount).toBe(1);
+  });
+});

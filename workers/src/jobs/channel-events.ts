@@ -32,6 +32,9 @@ import type { WorkerMetrics } from "../lib/metrics";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics">;
 /** Receipts recorded in a round, per channel kind: counted once the round's transaction has committed. */
+/** A stored event and what its provider's parser read from it. */
+type ParsedEvent = { event: StoredEvent } & ReturnType<NonNullable<ReturnType<typeof storedEventParser>>>;
+
 type RecordedReceipts = Array<{ kind: string; rows: Parameters<WorkerMetrics["receipts"]>[1] }>;
 
 export interface ChannelEventTuning {
@@ -97,6 +100,7 @@ export async function applyChannelEvents(
 
       const done: bigint[] = [];
       const later: Array<{ id: bigint; attempts: number }> = [];
+      const groups: Array<{ channelId: number; first: StoredEvent; parsed: ParsedEvent[] }> = [];
       for (const [channelId, group] of groupBy(events, (e) => e.channelId)) {
         const first = group[0] as StoredEvent;
         const parse = storedEventParser(first.kind);
@@ -111,6 +115,16 @@ export async function applyChannelEvents(
           if (p.error)
             deps.logger.warn({ channelId, eventId: p.event.id.toString(), error: p.error }, "webhook event unreadable");
         }
+        groups.push({ channelId, first, parsed });
+      }
+      // The round's statements move the counters of every batch its reports name, several statements in this one
+      // transaction: their rows are locked first, in id order, as every statement that moves several batches
+      // locks them (docs/operations.md), so the round never holds one while waiting for another.
+      await lockBatchesOf(
+        tx,
+        groups.flatMap((g) => g.parsed.flatMap((p) => p.reports.map((r) => r.providerMessageId.slice(0, 64)))),
+      );
+      for (const { channelId, first, parsed } of groups) {
         const reports = parsed.flatMap((p) => p.reports.map((report) => ({ report, eventId: p.event.id })));
         await failAccepted(
           tx,
@@ -195,6 +209,19 @@ async function settleEarly(deps: Deps, batchIds: bigint[]): Promise<void> {
       AND content ? 'fallbackAfterSeconds' AND "sentCount" >= "validCount"
       AND "deliveredCount" + "undeliveredCount" >= "successCount"`;
   if (done.length > 0) await deps.queues.finishNow(done.map((b) => b.id.toString()));
+}
+
+/** Locks, in id order, the batches of the recipients sent with these provider message ids. */
+async function lockBatchesOf(tx: Prisma.TransactionClient, providerMessageIds: string[]): Promise<void> {
+  if (providerMessageIds.length === 0) return;
+  await tx.$queryRaw`
+    SELECT b.id FROM message_batches b
+    WHERE b.id IN (
+      SELECT f."batchId" FROM unnest(${providerMessageIds}::text[]) AS e(message_id) CROSS JOIN LATERAL (
+        SELECT r."batchId" FROM recipients r WHERE r."providerMessageId" = e.message_id OFFSET 0
+      ) f
+    )
+    ORDER BY b.id FOR UPDATE`;
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {

@@ -142,15 +142,18 @@ export async function recordDeliveryReports(
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r.tableoid = hit.toid
         AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
       RETURNING r.id, r."batchId", r."receiveResult" AS result, r."sentAt", r."receivedAt"
+    ), c AS (
+      SELECT "batchId",
+             count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVED})::int AS delivered,
+             count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
+      FROM u GROUP BY "batchId"
+    ), locked AS (
+      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md)
+      SELECT id FROM message_batches WHERE id IN (SELECT "batchId" FROM c) ORDER BY id FOR UPDATE
     ), counted AS (
       UPDATE message_batches b
       SET "deliveredCount" = b."deliveredCount" + c.delivered, "undeliveredCount" = b."undeliveredCount" + c.undelivered
-      FROM (
-        SELECT "batchId",
-               count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVED})::int AS delivered,
-               count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
-        FROM u GROUP BY "batchId"
-      ) c
+      FROM c JOIN locked l ON l.id = c."batchId"
       WHERE b.id = c."batchId"
     )
     SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had, u.result, b."productCode" AS product,

@@ -99,13 +99,16 @@ export async function recordSendOutcomes(
              count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVED})::int AS delivered,
              count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
       FROM u GROUP BY batch_id
+    ), locked AS (
+      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md)
+      SELECT id FROM message_batches WHERE id IN (SELECT batch_id FROM c) ORDER BY id FOR UPDATE
     ), b AS (
       UPDATE message_batches
       SET "sentCount" = "sentCount" + c.sent, "successCount" = "successCount" + c.success,
           "failedCount" = "failedCount" + c.failed, "deliveredCount" = "deliveredCount" + c.delivered,
           "undeliveredCount" = "undeliveredCount" + c.undelivered, "updatedAt" = now()
-      FROM c
-      WHERE id = c.batch_id
+      FROM c JOIN locked l ON l.id = c.batch_id
+      WHERE message_batches.id = c.batch_id
     )
     SELECT (SELECT count(*)::int FROM u) AS sent,
            (SELECT array_agg(id) FROM u WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS "withReceipt",
