@@ -505,10 +505,13 @@ async function finishWhenDone(
   batchId: string,
   options: ChunkOptions = { settle: "enqueue" },
 ): Promise<void> {
-  const unsent = await deps.prisma.recipient.count({
+  // Whether one is left, not how many: while other chunks still send, the first unsent row found ends the read
+  // (a count read every unsent row's index entries, the dead ones of rows already sent too: 20 ms a chunk at 100k).
+  const unsent = await deps.prisma.recipient.findFirst({
     where: { batchId: BigInt(batchId), sendResult: SendResult.NOT_SENT },
+    select: { id: true },
   });
-  if (unsent > 0) return;
+  if (unsent) return;
   if (options.settle === "inline" && !isRunAgain(await finishBatch(deps, { batchId }))) return;
   await deps.queues.finishBatches([batchId]);
 }
