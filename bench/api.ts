@@ -9,12 +9,17 @@
 //      simulator (a child process, 5 ms to answer each submit_sm): sends/s and latency percentiles, then every
 //      send checked in the database (one batch, one recipient, charged once).
 //   3. The same in mode 2 with one number (answered at once, sent in the background).
+//   4. Kannel beside them, once our platform is stopped (--no-kannel skips it): ../shared/bench/kannel/run.sh's HTTP
+//      sendsms with delivery reports on (every DLR called back: against mode 1) and off (every message at the
+//      SMSC: against mode 2 sent end to end), the same number of messages and requests in flight, its simulator
+//      answering after the same latency; the issue's ratios, ours / Kannel's.
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { ProductCode, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import Fastify from "fastify";
 import { Pool } from "undici";
+import { kannelCopy, runKannel } from "./lib/kannel";
 import { child } from "./lib/pipeline";
 import { arg, cpuMeter, fmt, log, postgresPids, startPlatform, WORK } from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
@@ -25,6 +30,7 @@ const N_SENDS = arg("sends", 2_000);
 const CLIENTS = arg("clients", 20);
 const SMSC_PORT = arg("smsc-port", 22776);
 const SMSC_LATENCY_MS = arg("smsc-latency-ms", 5);
+const NO_KANNEL = process.argv.includes("--no-kannel");
 
 interface Driven {
   rate: number;
@@ -84,6 +90,8 @@ async function main() {
   const { prisma, customer, base, token } = platform;
   const procs: ChildProcess[] = [];
   const pool = new Pool(base, { connections: 64 });
+  /** Our single sends' rates, for the comparison with Kannel once the platform is stopped. */
+  let singles: { mode1: number; mode2Answered: number; mode2Sent: number } | undefined;
   try {
     const request = async (method: "GET" | "POST", url: string, headers: Record<string, string>, body?: unknown) => {
       const res = await pool.request({
@@ -239,6 +247,8 @@ async function main() {
           .map(([name, s]) => `${name} ${fmt((s * 1e6) / N_SENDS)}`)
           .join(", "),
     );
+    singles = { mode1: mode1.rate, mode2Answered: mode2.rate, mode2Sent: N_SENDS / (mode2.seconds + drained) };
+    log(`  mode 2 end to end (first request to every message sent): ${fmt(singles.mode2Sent)} sends/s`);
   } finally {
     await pool.close();
     // The workers first, while the SMSC still answers: mode 2's last sends drain instead of retrying a dead link
@@ -247,6 +257,28 @@ async function main() {
     for (const p of procs) p.kill("SIGTERM");
     await platform.close();
   }
+  if (singles && !NO_KANNEL) compareWithKannel(singles);
+}
+
+/** Kannel's HTTP sendsms with and without delivery reports, on the machine our platform has just left. */
+function compareWithKannel(ours: { mode1: number; mode2Answered: number; mode2Sent: number }) {
+  const dir = kannelCopy();
+  const settings = { CONCURRENCY: String(CLIENTS), SIM_LATENCY_MS: String(SMSC_LATENCY_MS) };
+  const withDlr = runKannel(dir, N_SENDS, "dlr-on", settings);
+  const withoutDlr = runKannel(dir, N_SENDS, "dlr-off", settings);
+  const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x` : "n/a");
+  log(
+    `Kannel sendsms, ${CLIENTS} requests in flight, SMSC answering in ${SMSC_LATENCY_MS} ms: with delivery reports ` +
+      `${fmt(withDlr.dlr_e2e_rate ?? 0)} msg/s (every DLR called back; answered ${fmt(withDlr.http_accept_rate ?? 0)}/s); ` +
+      `without ${fmt(withoutDlr.smsc_e2e_rate ?? 0)} msg/s (every message at the SMSC; answered ` +
+      `${fmt(withoutDlr.http_accept_rate ?? 0)}/s)`,
+  );
+  log(
+    `ours / Kannel: mode 1 ${fmt(ours.mode1)} / ${fmt(withDlr.dlr_e2e_rate ?? 0)} = ` +
+      `${ratio(ours.mode1, withDlr.dlr_e2e_rate)} (target >= 1); mode 2 sent ${fmt(ours.mode2Sent)} / ` +
+      `${fmt(withoutDlr.smsc_e2e_rate ?? 0)} = ${ratio(ours.mode2Sent, withoutDlr.smsc_e2e_rate)} (target >= 1); ` +
+      `mode 2 answered / Kannel answered ${ratio(ours.mode2Answered, withoutDlr.http_accept_rate)}`,
+  );
 }
 
 await main();

@@ -25,12 +25,13 @@
 //
 // It makes its own database (dropped at the end) and Redis prefix; needs PostgreSQL and Redis as `npm test` does.
 // Everything runs in this one process (API + workers), so the profile (--profile) covers both.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
 import pg from "pg";
+import { kannelCopy, runKannel } from "./lib/kannel";
 import { reachedStatus20, sampleProgress } from "./lib/pipeline";
 import {
   arg,
@@ -39,7 +40,6 @@ import {
   log,
   pollUntil,
   postgresPids,
-  ROOT,
   receiptLag,
   residentBytes,
   startPlatform,
@@ -47,8 +47,6 @@ import {
 } from "./lib/platform";
 import type { ProfileSummary } from "./lib/profile";
 import { printProfile, profiled } from "./lib/profile";
-
-const KANNEL_SRC = path.resolve(ROOT, "../shared/bench/kannel");
 
 const mib = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
 const INGEST_N = arg("ingest", 1_000_000);
@@ -139,30 +137,6 @@ interface DispatchFigures {
   profile: ProfileSummary | null;
 }
 
-interface KannelResult {
-  dlr_e2e_rate?: number;
-  dlr_all_done_s?: number;
-  smsc_e2e_rate?: number;
-  [key: string]: unknown;
-}
-
-/** A scratch copy of the Kannel bench (it installs its npm packages and writes results beside itself). */
-function kannelCopy(): string {
-  const dir = path.join(WORK, "kannel");
-  if (!existsSync(path.join(dir, "run.sh"))) {
-    mkdirSync(WORK, { recursive: true });
-    execFileSync("cp", ["-r", KANNEL_SRC, dir]);
-  }
-  // A copy made before mtbatch-run.js (or proc-stats.js) existed gets them now.
-  for (const f of ["mtbatch-run.js", "proc-stats.js", "run.sh", "summarize.js"]) {
-    if (!existsSync(path.join(dir, f))) execFileSync("cp", [path.join(KANNEL_SRC, f), path.join(dir, f)]);
-  }
-  if (!existsSync(path.join(dir, "node_modules/smpp"))) {
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
-  }
-  return dir;
-}
-
 /** The simulator for every dispatch run (no count to expect: its counters are zeroed before each run). */
 function startKannelSimulator(dir: string, port: number, statsPort: number): ChildProcess {
   const child = spawn(
@@ -195,46 +169,6 @@ function startKannelSimulator(dir: string, port: number, statsPort: number): Chi
 async function simStats(statsPort: number): Promise<Record<string, number>> {
   const res = await fetch(`http://127.0.0.1:${statsPort}/stats`);
   return (await res.json()) as Record<string, number>;
-}
-
-/**
- * One run of ../shared/bench/kannel/run.sh (REPS=1, N messages): "dlr" = HTTP sendsms -> bearerbox -> SMPP -> the
- * simulator with every DLR called back (load-driver.js); "mtbatch" = Kannel's own `mtbatch` tool pushing N messages
- * straight into bearerbox (no smsbox, no HTTP, no receipts, nothing persisted), as mtbatch-run.js drives it. Both
- * send to the same smsc-sim.js; run.sh installs Debian's `kannel` package with apt-get when bearerbox is missing.
- */
-function runKannel(dir: string, n: number, mode: "dlr" | "mtbatch"): KannelResult {
-  const out = path.join(dir, "results", `sb-${mode}-${Date.now()}`);
-  log(
-    mode === "dlr"
-      ? `Kannel: run.sh with N=${fmt(n)}, delivery reports on (HTTP sendsms -> bearerbox -> SMPP -> smsc-sim.js)`
-      : `Kannel: run.sh with N=${fmt(n)}, mtbatch (mtbatch -> bearerbox -> SMPP -> smsc-sim.js, no receipts)`,
-  );
-  execFileSync("bash", ["run.sh"], {
-    cwd: dir,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      OUT: out,
-      REPS: "1",
-      SIZES: String(n),
-      // run.sh reads an empty DLR_MODES as its default ("off on"): a blank one runs no HTTP path.
-      DLR_MODES: mode === "dlr" ? "on" : " ",
-      MTBATCH_SIZES: mode === "mtbatch" ? String(n) : "",
-      QUIET_WAIT_S: "30",
-    },
-  });
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory() && !e.name.includes("noisy")) walk(p);
-      else if (e.name === "result.json") files.push(p);
-    }
-  };
-  walk(path.join(out, mode === "dlr" ? "dlr-on" : "mtbatch"));
-  if (files.length === 0) throw new Error(`Kannel's run left no result.json under ${out}`);
-  return JSON.parse(readFileSync(files[0] as string, "utf8")) as KannelResult;
 }
 
 /** Process ids whose command name is `comm` (Linux /proc). */
@@ -618,7 +552,7 @@ async function main() {
       await platform.stopServers();
       const kdir = kannelCopy();
       if (KANNEL_DLR) {
-        const k = runKannel(kdir, ours.size, "dlr");
+        const k = runKannel(kdir, ours.size, "dlr-on");
         const kannelRate = Number(k.dlr_e2e_rate);
         results.kannel = { messages: ours.size, dlrCallbacksPerS: Math.round(kannelRate), raw: k, load: loadNow() };
         results.ratio = Math.round((ours.messagesPerS / kannelRate) * 100) / 100;
