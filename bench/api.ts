@@ -89,7 +89,9 @@ async function main() {
   });
   const { prisma, customer, base, token } = platform;
   const procs: ChildProcess[] = [];
-  const pool = new Pool(base, { connections: 64 });
+  // A connection per client (64 at least, as the session check's phase had): with fewer, --clients above it
+  // would not all be in flight at once (the single sends' groups were capped at 63 sends by the pool).
+  const pool = new Pool(base, { connections: Math.max(64, CLIENTS) });
   /** Our single sends' rates, for the comparison with Kannel once the platform is stopped. */
   let singles: { mode1: number; mode2Answered: number; mode2Sent: number } | undefined;
   try {
