@@ -7,6 +7,7 @@
 //   npm run bench:batch -- --ingest 0 --dispatch 100000 --mtbatch    against Kannel's mtbatch only (no DLR side)
 //   npm run bench:batch -- --ingest 0 --no-kannel --scale 10000,100000,1000000   one dispatch run per size
 //   npm run bench:batch -- --ingest 0 --no-kannel --prefill 10000000   measured against a 10M-row recipients table
+//   npm run bench:batch -- --ingest 0 --no-kannel --receiver-binds 2   our channel as a transmitter and 2 receivers
 //
 // 1. Ingest: a CSV of N numbers is uploaded to the real API (POST /batch/submit/file, the customer's session) and
 //    read by the real ingest worker: numbers normalised, sorted, priced, written, charged in one transaction.
@@ -76,6 +77,11 @@ const KANNEL_DLR = !NO_KANNEL && SIZES.length > 0 && !process.argv.includes("--m
 const PROFILE = process.argv.includes("--profile");
 /** Delay between a submit_sm_resp and its receipt at the simulator (our side only: Kannel's run.sh has 0). */
 const DLR_DELAY_MS = arg("dlr-delay-ms", 0);
+/**
+ * --receiver-binds N: our channel binds a transmitter and N receivers (bindMode transmitter_receiver) instead of one
+ * transceiver, as Kannel's run does; 0 (the default) keeps the transceiver.
+ */
+const RECEIVER_BINDS = arg("receiver-binds", 0);
 /**
  * --variables: a personalised campaign (docs/batches.md): the file has two more columns (name, code) and the text
  * uses both, so each row is filled, counted and priced on its own and keeps its values.
@@ -406,7 +412,12 @@ async function main() {
       await prisma.channel.update({
         where: { id: channel.id },
         data: {
-          config: { ...(channel.config as Record<string, unknown>), port: simPort, windowSize: 100 },
+          config: {
+            ...(channel.config as Record<string, unknown>),
+            port: simPort,
+            windowSize: 100,
+            ...(RECEIVER_BINDS > 0 ? { bindMode: "transmitter_receiver", receiverBinds: RECEIVER_BINDS } : {}),
+          },
           throughput: 1_000_000,
         },
       });
@@ -431,7 +442,8 @@ async function main() {
         const { valid } = await writeNumberFile(file, size);
         await fetch(`http://127.0.0.1:${statsPort}/reset`);
         log(
-          `dispatch: ${fmt(valid)} messages through the seed's SMPP channel to smsc-sim.js (window 100, receipts on); ` +
+          `dispatch: ${fmt(valid)} messages through the seed's SMPP channel to smsc-sim.js (window 100, receipts on, ` +
+            `${RECEIVER_BINDS > 0 ? `a transmitter and ${RECEIVER_BINDS} receiver binds` : "one transceiver bind"}); ` +
             loadNow(),
         );
         const loadBefore = loadavg()[0] ?? 0;

@@ -367,10 +367,21 @@ describe("editing", () => {
       body: {
         id: ch.id,
         kind: "smpp",
-        config: { ...withoutPassword, windowSize: 10, bindMode: "transmitter_receiver" },
+        config: { ...withoutPassword, windowSize: 10, bindMode: "transmitter_receiver", receiverBinds: 3 },
       },
     });
-    expect(reconfigured.config).toMatchObject({ windowSize: 10, bindMode: "transmitter_receiver" });
+    expect(reconfigured.config).toMatchObject({ windowSize: 10, bindMode: "transmitter_receiver", receiverBinds: 3 });
+    // Receiver binds: 1 to 8 (each one counts toward the SMSC account's bind limit).
+    const tooMany = await channelCall("POST", "/channel/edit", {
+      token: w.admin.token,
+      body: {
+        id: ch.id,
+        kind: "smpp",
+        config: { ...withoutPassword, bindMode: "transmitter_receiver", receiverBinds: 9 },
+      },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toContain("receiverBinds");
     expect(reconfigured.name).toBe("Renamed");
     expect(await read()).toEqual({ password: SMPP_PASSWORD });
 

@@ -52,6 +52,7 @@ export function smppSessionConfig(config: SmppChannelConfig, secrets: ChannelSec
     destTon: config.destTon,
     destNpi: config.destNpi,
     bindMode: config.bindMode,
+    receiverBinds: config.receiverBinds,
     windowSize: config.windowSize,
     enquireLinkIntervalMs: config.enquireLinkIntervalMs,
   };

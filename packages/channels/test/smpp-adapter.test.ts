@@ -282,6 +282,23 @@ describe("SMPP adapter against the SMSC simulator", () => {
     expect(await a.test()).toMatchObject({ ok: true });
   });
 
+  it("takes receipts on several receiver binds, each one once, and ends every bind on close", async () => {
+    const sim = await simulator({ receiptDelayMs: 5 });
+    const a = adapter(sim.port, { bindMode: "transmitter_receiver", receiverBinds: 3 });
+    const reports = collectReports(a);
+    const outcomes = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => a.send({ ref: `rx${i}`, to: number(i), text: "several receivers" })),
+    );
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    await waitFor("receipts", () => reports.length === 300);
+    // One transmitter and three receivers; no receipt handed over twice.
+    await waitFor("binds", () => sim.stats().binds === 4);
+    expect(new Set(reports.map((r) => r.providerMessageId)).size).toBe(300);
+    await waitFor("receipt acks", () => sim.stats().receiptsAcked === 300);
+    await a.close();
+    await waitFor("unbound", () => sim.stats().sessions === 0);
+  });
+
   it("test() reports a refused bind, a refused connection, and success", async () => {
     const sim = await simulator({ systemId: "switchboard", password: "secret" });
     const wrong = adapter(sim.port, { password: "wrong" });

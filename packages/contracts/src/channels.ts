@@ -60,6 +60,8 @@ export const smppChannelConfig = z.object({
   destTon: ton().default(1),
   destNpi: npi().default(1),
   bindMode: z.enum(["transceiver", "transmitter_receiver"]).default("transceiver"),
+  /** Receiver binds beside the transmitter (bindMode transmitter_receiver; docs/dispatch.md, "Receiver binds"). */
+  receiverBinds: z.number().int().min(1).max(8).default(1),
   windowSize: z.number().int().min(1).max(1000).default(50),
   enquireLinkIntervalMs: z.number().int().min(1000).max(600_000).default(30_000),
   /** An HLR lookup endpoint for screening (docs/channels.md, "SMS screening"); none: SMS cannot be screened. */

@@ -1,5 +1,5 @@
-// SMPP 3.4 channel adapter: a window of pipelined submit_sm over one transceiver link (or a transmitter +
-// receiver pair), receipts from deliver_sm, and the retry rules below.
+// SMPP 3.4 channel adapter: a window of pipelined submit_sm over one transceiver link (or a transmitter with one
+// or more receivers: receiverBinds), receipts from deliver_sm, and the retry rules below.
 //
 // Retry rules
 //   - ESME_RTHROTTLED / ESME_RMSGQFUL: the adapter halves its effective window, pauses all submits with an
@@ -202,7 +202,8 @@ class SmppAdapterImpl implements SmppAdapter {
   private readonly logger: Logger;
   private readonly idOptions: MessageIdOptions;
   private readonly tx: SmppLink;
-  private readonly rx: SmppLink | undefined;
+  /** Receiver links (bindMode transmitter_receiver): each is a session with its own window of receipts. */
+  private readonly rx: SmppLink[];
   private readonly queue = new Fifo<Submit>();
   /** Throttled submits waiting to go again; they go before the queue. */
   private readonly retry = new Fifo<Submit>();
@@ -295,14 +296,17 @@ class SmppAdapterImpl implements SmppAdapter {
     });
     this.rx =
       config.bindMode === "transmitter_receiver"
-        ? new SmppLink({ ...common, role: "receiver", onBound: binds(() => {}), onDown: () => {} })
-        : undefined;
+        ? Array.from(
+            { length: config.receiverBinds },
+            () => new SmppLink({ ...common, role: "receiver", onBound: binds(() => {}), onDown: () => {} }),
+          )
+        : [];
     // One sweeper instead of a timer per message: deadlines are coarse (seconds), messages are many.
     const sweepEvery = Math.max(20, Math.min(1_000, Math.floor(config.submitTimeoutMs / 4)));
     this.sweepTimer = setInterval(() => this.sweep(), sweepEvery);
     this.sweepTimer.unref();
     this.tx.start();
-    this.rx?.start();
+    for (const rx of this.rx) rx.start();
   }
 
   stats(): SmppAdapterStats {
@@ -412,7 +416,7 @@ class SmppAdapterImpl implements SmppAdapter {
     // The last answers may have raised the highest id: the next process bound to the account starts from it.
     await this.writeIds(Date.now(), true);
     this.presence?.down();
-    await Promise.all([this.tx.stop(), this.rx?.stop()]);
+    await Promise.all([this.tx.stop(), ...this.rx.map((rx) => rx.stop())]);
     this.failInflight("ADAPTER_CLOSED", "adapter closed before submit_sm_resp; the SMSC may have accepted it");
   }
 

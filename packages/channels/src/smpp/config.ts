@@ -22,6 +22,12 @@ export const smppConfigSchema = z
     destTon: ton.default(1),
     destNpi: npi.default(1),
     bindMode: z.enum(["transceiver", "transmitter_receiver"]).default("transceiver"),
+    /**
+     * With bindMode transmitter_receiver: how many receiver binds take receipts and users' messages. An SMSC keeps
+     * a window of unacknowledged deliver_sm per session, so each bind more lets it hand out another window while
+     * the process is busy sending; each counts toward the account's bind limit (docs/dispatch.md).
+     */
+    receiverBinds: z.number().int().min(1).max(8).default(1),
     /** Max outstanding submit_sm (awaiting submit_sm_resp). */
     windowSize: z.number().int().min(1).max(1000).default(50),
     enquireLinkIntervalMs: z.number().int().min(100).default(30_000),

@@ -80,6 +80,8 @@ export const messages = defineMessages(
     "cfg.bindMode": "绑定方式",
     "cfg.bindMode.transceiver": "收发一体（transceiver）",
     "cfg.bindMode.transmitter_receiver": "分别绑定发送和接收",
+    "cfg.receiverBinds": "接收绑定数",
+    "cfg.receiverBinds.hint": "每个接收绑定各有一个回执窗口，发送繁忙时回执更快确认；每个都计入 SMSC 账号的绑定上限。",
     "cfg.windowSize": "窗口大小",
     "cfg.enquireLinkIntervalMs": "链路检测间隔（毫秒）",
     "cfg.baseUrl": "API 地址",
@@ -247,6 +249,9 @@ export const messages = defineMessages(
     "cfg.bindMode": "Bind mode",
     "cfg.bindMode.transceiver": "Transceiver",
     "cfg.bindMode.transmitter_receiver": "Transmitter + receiver",
+    "cfg.receiverBinds": "Receiver binds",
+    "cfg.receiverBinds.hint":
+      "Each receiver bind has its own window of receipts, so receipts are acknowledged sooner while sending is busy; each counts toward the SMSC account's bind limit.",
     "cfg.windowSize": "Window size",
     "cfg.enquireLinkIntervalMs": "Enquire link interval (ms)",
     "cfg.baseUrl": "API base URL",

@@ -23,6 +23,8 @@ type T = ReturnType<typeof messages.useT>;
 type CfgKey = Parameters<T>[0];
 
 const label = (t: T, name: string) => t(`cfg.${name}` as CfgKey);
+/** Fields with a hint under them (`cfg.<name>.hint`). */
+const HINTED = new Set(["bodyTemplate", "receiverBinds"]);
 
 function fieldRules(t: T, f: ConfigField, required: boolean): Rule[] {
   const name = label(t, f.name);
@@ -143,7 +145,7 @@ export function ChannelFormModal({ item, onClose }: { item?: ChannelItem | undef
         name={["config", f.name]}
         label={label(t, f.name)}
         rules={fieldRules(t, f, required)}
-        extra={f.name === "bodyTemplate" ? t("cfg.bodyTemplate.hint") : undefined}
+        extra={HINTED.has(f.name) ? t(`cfg.${f.name}.hint` as CfgKey) : undefined}
       >
         <ConfigInput f={f} t={t} item={item} />
       </Form.Item>
