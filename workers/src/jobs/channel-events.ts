@@ -31,10 +31,9 @@ import type { WorkerDeps } from "../lib/deps";
 import type { WorkerMetrics } from "../lib/metrics";
 
 type Deps = Pick<WorkerDeps, "prisma" | "queues" | "logger" | "metrics">;
-/** Receipts recorded in a round, per channel kind: counted once the round's transaction has committed. */
 /** A stored event and what its provider's parser read from it. */
 type ParsedEvent = { event: StoredEvent } & ReturnType<NonNullable<ReturnType<typeof storedEventParser>>>;
-
+/** Receipts recorded in a round, per channel kind: counted once the round's transaction has committed. */
 type RecordedReceipts = Array<{ kind: string; rows: Parameters<WorkerMetrics["receipts"]>[1] }>;
 
 export interface ChannelEventTuning {
