@@ -294,3 +294,57 @@ describe("a failed status after acceptance", () => {
     expect(after.balance - before.balance).toBe(100n);
   });
 });
+
+describe("a round's lock order", () => {
+  // A round moves the counters of every batch its reports name, over several statements of one transaction; a
+  // group of single sends' settlement locks its batches in id order. The round locks its batches in the same
+  // order first, or each could hold what the other waits for (PostgreSQL then aborts one). Here a transaction
+  // plays the settlement: it holds the lowest batch, waits until the round is blocked, then takes the others.
+  it("takes its batches in id order, so a settlement holding the lowest never deadlocks with it", async () => {
+    const made = [];
+    for (let i = 0; i < 8; i++) {
+      const wamid = uniqueName(`wamid.lock${i}`);
+      made.push({ wamid, ...(await sentBatch([wamid])) });
+    }
+    const ids = made.map((m) => m.batchId).sort((a, b) => (a < b ? -1 : 1));
+    const [lowest, ...rest] = ids;
+    // Highest first, failures (a statement per batch) and deliveries (one statement for all) mixed.
+    await store(
+      statusPayload(
+        [...made].reverse().map((m, i) => ({
+          id: m.wamid,
+          status: i % 2 === 0 ? "failed" : "delivered",
+          t: 5,
+          ...(i % 2 === 0 ? { errors: [{ code: 131026, title: "Message undeliverable" }] } : {}),
+        })),
+      ),
+    );
+    let blocked = false;
+    const settlement = await prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM message_batches WHERE id = ${lowest} FOR UPDATE`;
+        const round = drain().then(
+          () => "done",
+          (err: Error) => err.message,
+        );
+        for (let i = 0; i < 250 && !blocked; i++) {
+          const [row] = await prisma.$queryRaw<Array<{ n: number }>>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%message_batches%'`;
+          blocked = (row?.n ?? 0) > 0;
+          if (!blocked) await new Promise((r) => setTimeout(r, 20));
+        }
+        await tx.$queryRaw`
+          SELECT id FROM message_batches WHERE id = ANY(${rest.map(String)}::bigint[]) ORDER BY id FOR UPDATE`;
+        // Wrapped: returned bare, the transaction would wait for the round before committing.
+        return { round };
+      },
+      { timeout: 20_000 },
+    );
+    expect(await settlement.round).toBe("done");
+    expect(blocked).toBe(true);
+    const batches = await prisma.messageBatch.findMany({ where: { id: { in: ids } } });
+    expect(batches.reduce((n, b) => n + b.failedCount, 0)).toBe(4);
+    expect(batches.reduce((n, b) => n + b.deliveredCount, 0)).toBe(4);
+  });
+});
