@@ -20,6 +20,7 @@ import { chunkJobId } from "../src/lib/job-queues";
 import { OutcomeWriter, recordSendOutcomes, type SendOutcomeRow, UnwrittenOutcomes } from "../src/lib/send-outcomes";
 import { SmppBinds } from "../src/lib/smpp-binds";
 import {
+  againstSettlement,
   createCustomer,
   createPendingBatch,
   createSmppChannel,
@@ -647,38 +648,13 @@ describe("batches' rows are locked in id order by every statement that moves sev
   // (PostgreSQL then aborts one: seen under load, a receipt write against a group's settlement). Here a
   // transaction plays the settlement: it holds the lowest batch, waits until the statement is blocked, then takes
   // the others in id order. The statement names them highest first; it must wait for the lowest before taking any.
-  async function againstSettlement(marker: string, statement: () => Promise<unknown>, batchIds: bigint[]) {
-    const [lowest, ...rest] = [...batchIds].sort((a, b) => (a < b ? -1 : 1));
+  /** The batches written again highest first, then the settlement played against the statement. */
+  async function againstSettlementInOrder(marker: string, statement: () => Promise<unknown>, batchIds: bigint[]) {
     // Each batch written again, highest first: a newer row version, so that a scan in physical order (the table's
     // order after any update) meets them highest first too.
-    for (const id of [...rest].reverse().concat(lowest as bigint))
+    for (const id of [...batchIds].sort((x, y) => (x < y ? 1 : -1)))
       await prisma.$executeRaw`UPDATE message_batches SET "updatedAt" = now() WHERE id = ${id}`;
-    let blocked = false;
-    const settlement = await prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM message_batches WHERE id = ${lowest} FOR UPDATE`;
-        // Its outcome, kept (not a rejection left unhandled while this transaction goes on).
-        const running = statement().then(
-          () => "done",
-          (err: Error) => err.message,
-        );
-        // Wait (5 s at most) until the statement waits for a lock, then take the other batches.
-        for (let i = 0; i < 250 && !blocked; i++) {
-          const [row] = await prisma.$queryRaw<Array<{ n: number }>>`
-            SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE ${`%${marker}%`}`;
-          blocked = (row?.n ?? 0) > 0;
-          if (!blocked) await new Promise((r) => setTimeout(r, 20));
-        }
-        await tx.$queryRaw`
-          SELECT id FROM message_batches WHERE id = ANY(${rest.map(String)}::bigint[]) ORDER BY id FOR UPDATE`;
-        // Wrapped: returned bare, the transaction would wait for the statement before committing.
-        return { running };
-      },
-      { timeout: 20_000 },
-    );
-    expect(await settlement.running).toBe("done");
-    expect(blocked).toBe(true);
+    expect(await againstSettlement(prisma, batchIds, marker, statement)).toEqual({ outcome: "done", blocked: true });
   }
 
   const MANY = 12;
@@ -687,7 +663,7 @@ describe("batches' rows are locked in id order by every statement that moves sev
     const channelId = await createSmppChannel(prisma, { port: 1 });
     const sent: Array<Awaited<ReturnType<typeof sentOn>>> = [];
     for (let i = 0; i < MANY; i++) sent.push(await sentOn(channelId, `lock-order-${channelId}-${i}`));
-    await againstSettlement(
+    await againstSettlementInOrder(
       "AS v(message_id, idx, exact)",
       () =>
         recordDeliveryReports(deps, {
@@ -714,7 +690,7 @@ describe("batches' rows are locked in id order by every statement that moves sev
       batchOf.set(r!.id, BigInt(batchId));
     }
     const recipients = [...batchOf.keys()].reverse();
-    await againstSettlement(
+    await againstSettlementInOrder(
       "AS o(id, batch_id, result",
       () =>
         recordSendOutcomes(

@@ -476,3 +476,43 @@ export async function callbackReceiver(opts: { refuseFirst?: string } = {}) {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/**
+ * Plays the settlement of a group of batches against `statement` (docs/operations.md, "lock order"): holds the
+ * lowest batch, waits (5 s at most) until a statement whose text contains `marker` waits for a lock, then takes the
+ * others in id order, as settleSingles does. A statement that takes its batches in any other order deadlocks with
+ * it (PostgreSQL aborts one of the two). Returns how the statement ended ("done", or its error's message) and
+ * whether it was seen waiting.
+ */
+export async function againstSettlement(
+  prisma: PrismaClient,
+  batchIds: readonly bigint[],
+  marker: string,
+  statement: () => Promise<unknown>,
+): Promise<{ outcome: string; blocked: boolean }> {
+  const [lowest, ...rest] = [...batchIds].sort((a, b) => (a < b ? -1 : 1));
+  let blocked = false;
+  const settlement = await prisma.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT id FROM message_batches WHERE id = ${lowest} FOR UPDATE`;
+      // Its outcome, kept (not a rejection left unhandled while this transaction goes on).
+      const running = statement().then(
+        () => "done",
+        (err: Error) => err.message,
+      );
+      for (let i = 0; i < 250 && !blocked; i++) {
+        const [row] = await prisma.$queryRaw<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE ${`%${marker}%`}`;
+        blocked = (row?.n ?? 0) > 0;
+        if (!blocked) await new Promise((r) => setTimeout(r, 20));
+      }
+      await tx.$queryRaw`
+        SELECT id FROM message_batches WHERE id = ANY(${rest.map(String)}::bigint[]) ORDER BY id FOR UPDATE`;
+      // Wrapped: returned bare, the transaction would wait for the statement before committing.
+      return { running };
+    },
+    { timeout: 20_000 },
+  );
+  return { outcome: await settlement.running, blocked };
+}
