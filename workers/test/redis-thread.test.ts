@@ -2,19 +2,20 @@
 // the SMPP receipts of a read are acknowledged in that turn (part-receipts.ts); an answer slower than the wait, an
 // error or a thread gone never lose or repeat a script.
 import { randomBytes } from "node:crypto";
+import { redisScript } from "@switchboard/domain/redis";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEFAULT_PART_RECEIPTS, PartReceipts } from "../src/lib/part-receipts";
 import { ReceiptJournal } from "../src/lib/receipt-journal";
-import { RedisThread, threadScript } from "../src/lib/redis-thread";
+import { RedisThread } from "../src/lib/redis-thread";
 import { workerPrefix } from "./helpers";
 
 const redisUrl = inject("redisUrl");
 const redis = new Redis(redisUrl);
 const logger = pino({ level: "silent" });
 const thread = new RedisThread({ REDIS_URL: redisUrl }, redis, logger, 5_000);
-const echo = threadScript("return {ARGV[1], redis.call('INCR', KEYS[1])}");
+const echo = redisScript("return {ARGV[1], redis.call('INCR', KEYS[1])}");
 
 /** What the promise holds once this turn's microtasks have run, or "next turn" if it is still pending then. */
 function withinTurn<T>(promise: Promise<T>): Promise<T | "next turn"> {
@@ -40,9 +41,9 @@ describe("redis thread", () => {
   });
 
   it("sends a script Redis has not seen whole, and a script's error rejects with Redis's message", async () => {
-    const fresh = threadScript(`-- ${randomBytes(8).toString("hex")}\nreturn ARGV[1] .. '!'`);
+    const fresh = redisScript(`-- ${randomBytes(8).toString("hex")}\nreturn ARGV[1] .. '!'`);
     expect(await thread.run(fresh, [], ["new"], true)).toBe("new!");
-    const failing = threadScript("return redis.call('INCR', KEYS[1])");
+    const failing = redisScript("return redis.call('INCR', KEYS[1])");
     const key = `${workerPrefix()}text`;
     await redis.set(key, "not a number");
     await expect(thread.run(failing, [key], [], true)).rejects.toThrow(/not an integer/);

@@ -2,6 +2,7 @@
 // REDIS_CLUSTER_NODES names its nodes (docs/operations.md, "Redis Cluster"). The rest of the code takes a
 // RedisConnection and asks isClustered() where a cluster needs something else: keys that meet in one script,
 // MULTI or pipeline share a hash tag (slotGroup), and a SCAN walks every master (masters).
+import { createHash } from "node:crypto";
 import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
 
 /** One Redis or a Redis Cluster: both take the same commands (ioredis' Commander), pipelines and MULTI. */
@@ -140,4 +141,77 @@ export function masters(conn: RedisConnection): Redis[] {
  */
 export function slotGroup(conn: RedisConnection, name: string): string {
   return isClustered(conn) ? `{${name}}` : name;
+}
+
+/**
+ * A Lua script and its SHA-1: run by its hash (EVALSHA), the text sent only when Redis does not have it (first use,
+ * a restart, SCRIPT FLUSH). EVAL with the text would send and hash the whole script on every call: on the rate
+ * limit of every /v1 request that was the API's largest single cost (docs/benchmarks.md, issue 20).
+ */
+export interface RedisScript {
+  script: string;
+  sha: string;
+}
+
+export function redisScript(script: string): RedisScript {
+  return { script, sha: createHash("sha1").update(script).digest("hex") };
+}
+
+/** Runs a script once (EVALSHA, then EVAL when Redis does not have it yet). */
+export function runScript(
+  redis: RedisConnection,
+  { script, sha }: RedisScript,
+  keys: readonly string[],
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> {
+  return redis
+    .evalsha(sha, keys.length, ...keys, ...args)
+    .catch((err: unknown) =>
+      isNoScript(err) ? redis.eval(script, keys.length, ...keys, ...args) : Promise.reject(err),
+    );
+}
+
+/** One call of a script in a pipeline. */
+export interface ScriptCall {
+  keys: readonly string[];
+  args: ReadonlyArray<string | number>;
+}
+
+/**
+ * Runs a script once per call in one pipeline (one round trip) and gives each call's answer or error, in order.
+ * Calls answered NOSCRIPT did not run: they run again with the script's text, in a second pipeline.
+ */
+export async function runScripts(
+  redis: Redis,
+  { script, sha }: RedisScript,
+  calls: readonly ScriptCall[],
+): Promise<Array<[Error | null, unknown]>> {
+  const run = async (indexes: number[], withText: boolean) => {
+    const pipe = redis.pipeline();
+    for (const i of indexes) {
+      const { keys, args } = calls[i] as ScriptCall;
+      if (withText) pipe.eval(script, keys.length, ...keys, ...args);
+      else pipe.evalsha(sha, keys.length, ...keys, ...args);
+    }
+    return (await pipe.exec()) ?? [];
+  };
+  const answers: Array<[Error | null, unknown]> = (
+    await run(
+      calls.map((_, i) => i),
+      false,
+    )
+  ).map(([err, value]) => [err, value]);
+  const missing = answers.flatMap(([err], i) => (isNoScript(err) ? [i] : []));
+  if (missing.length > 0) {
+    const again = await run(missing, true);
+    missing.forEach((i, k) => {
+      const [err, value] = again[k] ?? [new Error("script not answered"), null];
+      answers[i] = [err, value];
+    });
+  }
+  return answers;
+}
+
+function isNoScript(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }

@@ -6,14 +6,14 @@
 //     worker process. Open-source BullMQ has no per-group limiter, and a per-process limiter would multiply the
 //     rate by the number of workers. Workers take tokens in small batches (one round trip for many messages)
 //     and, when the bucket is empty, learn how long to wait for the next token instead of polling.
-import type { RedisConnection } from "./redis";
+import { type RedisConnection, redisScript, runScript } from "./redis";
 
 // KEYS[1] bucket key; ARGV: rate (tokens/s), burst (max tokens), wanted tokens.
 // Returns { granted (0..wanted), whole tokens left, ms until the next token when fewer than wanted were
 // granted (else 0), ms until the bucket is full again }.
 // Time comes from Redis itself so that every process sees the same clock. The key expires a second after the
 // bucket would be full again: a missing key is a full bucket, so expiry changes nothing a taker can see.
-const TAKE = `
+const TAKE = redisScript(`
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
@@ -39,7 +39,7 @@ if granted < want then
   wait = math.ceil((1 - tokens) * 1000 / rate)
 end
 return { granted, math.floor(tokens), wait, full }
-`;
+`);
 
 export interface TokenTake {
   /** Tokens granted now (0..wanted). */
@@ -63,13 +63,63 @@ export async function takeTokens(
   burst: number,
   wanted: number,
 ): Promise<TokenTake> {
-  const [granted, remaining, waitMs, fullMs] = (await redis.eval(TAKE, 1, key, rate, burst, wanted)) as [
+  const [granted, remaining, waitMs, fullMs] = (await runScript(redis, TAKE, [key], [rate, burst, wanted])) as [
     number,
     number,
     number,
     number,
   ];
   return { granted, remaining, waitMs, fullMs };
+}
+
+/**
+ * Takes of one token each from shared buckets (the developer API's rate limit: one token per call), coalesced per
+ * bucket: a take goes to Redis at once when none of that bucket's is in flight; the calls that arrive meanwhile
+ * wait for it and are answered by the next take, one round trip for all of them (`wanted` = their number, granted
+ * in arrival order). No token is ever held in a process (the bucket is exactly the shared one); under load a
+ * process sends one take per round trip per bucket instead of one per call: the per-call Redis write was the API's
+ * largest single cost (docs/benchmarks.md, issue 20).
+ */
+export class CoalescedTakes {
+  private readonly waiting = new Map<
+    string,
+    Array<{ resolve: (t: TokenTake) => void; reject: (e: unknown) => void }>
+  >();
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly redis: RedisConnection) {}
+
+  /** One token from the bucket at `key` (see takeTokens); `remaining` counts the tokens granted after this one. */
+  takeOne(key: string, rate: number, burst: number): Promise<TokenTake> {
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(key);
+      if (queue) queue.push({ resolve, reject });
+      else this.waiting.set(key, [{ resolve, reject }]);
+      if (!this.inFlight.has(key)) void this.drain(key, rate, burst);
+    });
+  }
+
+  private async drain(key: string, rate: number, burst: number): Promise<void> {
+    this.inFlight.add(key);
+    try {
+      for (let queue = this.waiting.get(key); queue; queue = this.waiting.get(key)) {
+        this.waiting.delete(key);
+        try {
+          const take = await takeTokens(this.redis, key, rate, burst, queue.length);
+          for (const [i, w] of queue.entries())
+            w.resolve(
+              i < take.granted
+                ? { granted: 1, remaining: take.remaining + (take.granted - 1 - i), waitMs: 0, fullMs: take.fullMs }
+                : { granted: 0, remaining: take.remaining, waitMs: take.waitMs, fullMs: take.fullMs },
+            );
+        } catch (err) {
+          for (const w of queue) w.reject(err);
+        }
+      }
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
 }
 
 export interface Take {

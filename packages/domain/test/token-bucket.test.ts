@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
-import { TokenBucket, takeTokens } from "../src/token-bucket";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { CoalescedTakes, TokenBucket, takeTokens } from "../src/token-bucket";
 
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const prefix = `test:tb:${randomBytes(4).toString("hex")}:`;
@@ -75,5 +75,40 @@ describe("takeTokens", () => {
     const ttl = await redis.pttl(key);
     expect(ttl).toBeGreaterThan(refused.fullMs);
     expect(ttl).toBeLessThanOrEqual(refused.fullMs + 1_000);
+  });
+});
+
+describe("CoalescedTakes", () => {
+  it("answers the calls that arrive during a take with one more take, granting exactly the bucket's tokens", async () => {
+    const key = `${prefix}coalesced`;
+    const takes = new CoalescedTakes(redis);
+    const sent = vi.spyOn(redis, "evalsha");
+    try {
+      // 50 calls at once against a burst of 30 (one token a second: nothing refills meanwhile).
+      const answers = await Promise.all(Array.from({ length: 50 }, () => takes.takeOne(key, 1, 30)));
+      // The first call's take, then one take for the 49 that came while it was in flight.
+      expect(sent).toHaveBeenCalledTimes(2);
+      expect(answers.filter((a) => a.granted === 1)).toHaveLength(30);
+      // Granted in arrival order; each sees the tokens left after its own.
+      expect(answers.slice(0, 30).map((a) => a.remaining)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
+      for (const refused of answers.slice(30)) {
+        expect(refused).toMatchObject({ granted: 0, remaining: 0 });
+        expect(refused.waitMs).toBeGreaterThan(0);
+      }
+    } finally {
+      sent.mockRestore();
+    }
+    // The bucket in Redis is the same one: empty for a take of its own too.
+    expect((await takeTokens(redis, key, 1, 30, 1)).granted).toBe(0);
+  });
+
+  it("fails every call of a take that failed, and takes again for the next ones", async () => {
+    const key = `${prefix}coalesced-fail`;
+    await redis.set(key, "not a hash");
+    const takes = new CoalescedTakes(redis);
+    const failed = await Promise.allSettled([takes.takeOne(key, 1, 5), takes.takeOne(key, 1, 5)]);
+    expect(failed.map((f) => f.status)).toEqual(["rejected", "rejected"]);
+    await redis.del(key);
+    expect((await takes.takeOne(key, 1, 5)).granted).toBe(1);
   });
 });

@@ -8,11 +8,18 @@
 //   while the first still runs): the second finds the lease taken and waits.
 // A lease expires by itself (ttl) so a crashed worker cannot block its batch for longer than that.
 import { randomUUID } from "node:crypto";
-import { isClustered, type RedisConnection, slotGroup } from "@switchboard/domain/redis";
+import {
+  isClustered,
+  type RedisConnection,
+  redisScript,
+  runScript,
+  runScripts,
+  slotGroup,
+} from "@switchboard/domain/redis";
 
 // KEYS[1] zset member -> expiry (ms), KEYS[2] hash member -> owner token; ARGV member, token, ttl ms.
 // Takes the lease when it is free, expired or already ours; returns 1 when held afterwards.
-const ACQUIRE = `
+const ACQUIRE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -25,22 +32,22 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 return 1
-`;
+`);
 
-const RELEASE = `
+const RELEASE = redisScript(`
 if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
 return 0
-`;
+`);
 
-const ACTIVE = `
+const ACTIVE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZCARD', KEYS[1])
-`;
+`);
 
 export interface ChunkLease {
   /** Extends the lease; false when it was lost (expired and taken by another process): stop sending. */
@@ -83,11 +90,14 @@ export class ChunkLeases {
   async acquireAll(chunks: ReadonlyArray<{ batchId: string; chunk: string }>): Promise<Array<ChunkLease | null>> {
     if (isClustered(this.redis)) return Promise.all(chunks.map((c) => this.acquire(c.batchId, c.chunk)));
     const tokens = chunks.map(() => randomUUID());
-    const pipe = this.redis.pipeline();
-    chunks.forEach(({ batchId, chunk }, i) => {
-      pipe.eval(ACQUIRE, 2, ...this.keys(batchId), chunk, tokens[i] as string, this.ttlMs);
-    });
-    const results = (await pipe.exec()) ?? [];
+    const results = await runScripts(
+      this.redis,
+      ACQUIRE,
+      chunks.map(({ batchId, chunk }, i) => ({
+        keys: this.keys(batchId),
+        args: [chunk, tokens[i] as string, this.ttlMs],
+      })),
+    );
     return chunks.map(({ batchId, chunk }, i) => {
       const [err, held] = results[i] ?? [new Error("lease not answered"), 0];
       if (err) throw err;
@@ -102,12 +112,14 @@ export class ChunkLeases {
       await Promise.all(leases.map((l) => l.release()));
       return;
     }
-    const pipe = this.redis.pipeline();
-    for (const lease of leases) {
-      const { batchId, chunk, token } = lease as HeldLease;
-      pipe.eval(RELEASE, 2, ...this.keys(batchId), chunk, token);
-    }
-    await pipe.exec();
+    await runScripts(
+      this.redis,
+      RELEASE,
+      leases.map((lease) => {
+        const { batchId, chunk, token } = lease as HeldLease;
+        return { keys: this.keys(batchId), args: [chunk, token] };
+      }),
+    );
   }
 
   private leaseOf(batchId: string, chunk: string, token: string): HeldLease {
@@ -116,9 +128,9 @@ export class ChunkLeases {
       batchId,
       chunk,
       token,
-      renew: async () => (await this.redis.eval(ACQUIRE, 2, leases, owners, chunk, token, this.ttlMs)) === 1,
+      renew: async () => (await runScript(this.redis, ACQUIRE, [leases, owners], [chunk, token, this.ttlMs])) === 1,
       release: async () => {
-        await this.redis.eval(RELEASE, 2, leases, owners, chunk, token);
+        await runScript(this.redis, RELEASE, [leases, owners], [chunk, token]);
       },
     };
   }
@@ -126,6 +138,6 @@ export class ChunkLeases {
   /** How many chunks of the batch hold a live lease. */
   async active(batchId: string): Promise<number> {
     const [leases] = this.keys(batchId);
-    return (await this.redis.eval(ACTIVE, 1, leases)) as number;
+    return (await runScript(this.redis, ACTIVE, [leases], [])) as number;
   }
 }

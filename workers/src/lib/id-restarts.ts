@@ -13,7 +13,7 @@
 //     its own to compare with, only this. A restart makes its first id the highest; a write observed before the
 //     kept restart (an adapter still holding a pre-restart highest, or a write delayed in flight) is ignored, so
 //     the old high value never comes back. The times are the adapters' clocks.
-import { type RedisConnection, slotGroup } from "@switchboard/domain/redis";
+import { type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 
 /** Longer than the receipt window (7 days): an older restart no longer splits any message's candidates. */
 const KEEP_MS = 8 * 24 * 3600 * 1000;
@@ -28,7 +28,7 @@ local function above(a, b)
 end`;
 
 // KEYS: restart time, highest id. ARGV: at, mergeMs, keepMs, the restart's first id ('' when not known).
-const MARK = `${ABOVE}
+const MARK = redisScript(`${ABOVE}
 local kept = tonumber(redis.call('GET', KEYS[1]) or '0')
 local id = ARGV[4]
 if kept < tonumber(ARGV[1]) - tonumber(ARGV[2]) then
@@ -40,16 +40,16 @@ if id ~= '' then
   local highest = redis.call('GET', KEYS[2])
   if not highest or above(id, highest) then redis.call('SET', KEYS[2], id, 'PX', ARGV[3]) end
 end
-return 0`;
+return 0`);
 
 // KEYS: restart time, highest id. ARGV: id, observedAt, keepMs.
-const NOTE = `${ABOVE}
+const NOTE = redisScript(`${ABOVE}
 local restarted = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tonumber(ARGV[2]) < restarted then return 0 end
 local highest = redis.call('GET', KEYS[2])
 if highest and not above(ARGV[1], highest) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
-return 1`;
+return 1`);
 
 /** What the SMPP adapter of one account reads and writes (adapter.ts, SmppIdMemory). */
 export interface AccountIds {
@@ -79,7 +79,7 @@ export class IdRestarts {
    */
   async mark(account: string, at = Date.now(), id?: bigint): Promise<boolean> {
     const keys = [this.key(account), this.highestKey(account)];
-    return (await this.redis.eval(MARK, 2, ...keys, at, MERGE_MS, KEEP_MS, id?.toString() ?? "")) === 1;
+    return (await runScript(this.redis, MARK, keys, [at, MERGE_MS, KEEP_MS, id?.toString() ?? ""])) === 1;
   }
 
   /** When the account's ids last started again, if within the receipt window. */
@@ -97,7 +97,7 @@ export class IdRestarts {
   /** An adapter's highest id, accepted at `observedAt`; ignored when older than the kept restart. True if kept. */
   async note(account: string, highest: bigint, observedAt: number): Promise<boolean> {
     const keys = [this.key(account), this.highestKey(account)];
-    return (await this.redis.eval(NOTE, 2, ...keys, highest.toString(), observedAt, KEEP_MS)) === 1;
+    return (await runScript(this.redis, NOTE, keys, [highest.toString(), observedAt, KEEP_MS])) === 1;
   }
 
   /** The account's view for its SMPP adapters. */

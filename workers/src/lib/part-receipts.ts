@@ -19,9 +19,9 @@
 // lookup takes the round trip the journal's write took before, so a receipt's acknowledgement waits no longer.
 import { randomBytes } from "node:crypto";
 import type { DeliveryReport, Logger, SmppAdapter } from "@switchboard/channels";
-import { isClustered, type RedisConnection } from "@switchboard/domain/redis";
+import { isClustered, type RedisConnection, redisScript, runScript } from "@switchboard/domain/redis";
 import type { JournalEntry, ReceiptJournal } from "./receipt-journal";
-import { type RedisThread, runScript, threadScript } from "./redis-thread";
+import type { RedisThread } from "./redis-thread";
 
 /** The store an SMPP adapter takes (multipart-receipts.ts, PartStore). */
 type PartStore = NonNullable<Parameters<SmppAdapter["useSharedState"]>[0]["parts"]>;
@@ -138,7 +138,7 @@ journalFlush()
 if journaled and list == '1' then redis.call('ZADD', owners, now, owner) end
 return out`;
 /** Run by its hash: the script is not sent (nor hashed by Redis) on every turn of receipts. */
-const TURN_SCRIPT = threadScript(TURN);
+const TURN_SCRIPT = redisScript(TURN);
 
 interface Waiting {
   receipt: DeliveryReport;

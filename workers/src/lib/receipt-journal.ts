@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { DeliveryReport, Logger } from "@switchboard/channels";
 import type { DeliveryReportJob } from "@switchboard/contracts";
-import type { RedisConnection } from "@switchboard/domain/redis";
+import { type RedisConnection, redisScript, runScript } from "@switchboard/domain/redis";
 import { jobReport } from "./report-batcher";
 
 type Report = DeliveryReportJob["reports"][number];
@@ -51,12 +51,12 @@ const JOB_REPORTS = 1_000;
 const DELETE_BATCH = 1_000;
 
 // Removes a taken-over process from the owners once its journal is empty and it has not beaten meanwhile.
-const UNLIST = `
+const UNLIST = redisScript(`
 if redis.call('HLEN', KEYS[2]) == 0 then
   local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
   if score and tonumber(score) < tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
 end
-return 0`;
+return 0`);
 
 interface Turn {
   promise: Promise<void>;
@@ -182,7 +182,7 @@ export class ReceiptJournal {
     const key = this.keyOf(this.owner);
     try {
       // Left listed when receipts remain (an enqueue that failed): another process takes them over.
-      await this.redis.eval(UNLIST, 2, this.ownersKey, key, this.owner, Date.now() + 1);
+      await runScript(this.redis, UNLIST, [this.ownersKey, key], [this.owner, Date.now() + 1]);
     } catch (err) {
       this.logger.warn({ err }, "receipt journal: not unlisted on close");
     }
@@ -287,7 +287,7 @@ export class ReceiptJournal {
     for (let i = 0; i < fields.length; i += DELETE_BATCH) {
       await this.redis.hdel(key, ...fields.slice(i, i + DELETE_BATCH));
     }
-    await this.redis.eval(UNLIST, 2, this.ownersKey, key, other, staleBefore);
+    await runScript(this.redis, UNLIST, [this.ownersKey, key], [other, staleBefore]);
     if (fields.length > 0) {
       this.logger.warn(
         { receipts: fields.length },

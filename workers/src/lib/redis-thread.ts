@@ -12,13 +12,12 @@
 //
 // The thread's file sits next to this one: redis-thread.worker.ts under tsx (dev, tests: the thread needs the tsx
 // loader too, found from here) or redis-thread.worker.js beside the workers' bundle (scripts/build.ts).
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { Logger } from "@switchboard/channels";
-import type { RedisConnection, RedisSettings } from "@switchboard/domain/redis";
+import { type RedisConnection, type RedisScript, type RedisSettings, runScript } from "@switchboard/domain/redis";
 
 export interface ScriptRequest {
   id: number;
@@ -29,16 +28,6 @@ export interface ScriptRequest {
 }
 
 export type ScriptAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
-
-/** A script as the thread runs it: by its hash, sent whole only when Redis does not have it. */
-export interface ThreadScript {
-  script: string;
-  sha: string;
-}
-
-export function threadScript(script: string): ThreadScript {
-  return { script, sha: createHash("sha1").update(script).digest("hex") };
-}
 
 /** Longest the calling thread waits for an answer before it lets the answer come later (see the header). */
 export const DEFAULT_WAIT_MS = 20;
@@ -91,7 +80,7 @@ export class RedisThread {
    * Runs the script on the thread's connection. With `wait`, blocks this thread until the answer is back (at most
    * waitMs), so the promise is settled when this returns (its callbacks run in this turn's microtasks).
    */
-  run({ script, sha }: ThreadScript, keys: string[], args: Array<string | number>, wait: boolean): Promise<unknown> {
+  run({ script, sha }: RedisScript, keys: string[], args: Array<string | number>, wait: boolean): Promise<unknown> {
     if (this.dead) return runScript(this.fallback, { script, sha }, keys, args);
     this.started ??= this.start();
     const { port, answered } = this.started;
@@ -155,22 +144,4 @@ export class RedisThread {
     for (const pending of this.pending.values()) pending.reject(err);
     this.pending.clear();
   }
-}
-
-/** Runs a script by its hash on `redis`, sending it whole only when Redis does not have it (first use, restart). */
-export function runScript(
-  redis: RedisConnection,
-  { script, sha }: ThreadScript,
-  keys: readonly string[],
-  args: ReadonlyArray<string | number>,
-): Promise<unknown> {
-  return redis
-    .evalsha(sha, keys.length, ...keys, ...args)
-    .catch((err: unknown) =>
-      isNoScript(err) ? redis.eval(script, keys.length, ...keys, ...args) : Promise.reject(err),
-    );
-}
-
-function isNoScript(err: unknown): boolean {
-  return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }

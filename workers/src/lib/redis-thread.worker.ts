@@ -2,8 +2,8 @@
 // answer back on the port it was given, then bumps the shared counter and wakes the main thread, which may be
 // waiting for that answer synchronously (Atomics.wait).
 import { type MessagePort, workerData } from "node:worker_threads";
-import { connectRedis, type RedisSettings } from "@switchboard/domain/redis";
-import { runScript, type ScriptAnswer, type ScriptRequest } from "./redis-thread";
+import { connectRedis, type RedisSettings, runScript } from "@switchboard/domain/redis";
+import type { ScriptAnswer, ScriptRequest } from "./redis-thread";
 
 interface ThreadData {
   settings: RedisSettings;

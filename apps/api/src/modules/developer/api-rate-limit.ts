@@ -1,6 +1,7 @@
 // Rate limit of the developer API (/v1): one token bucket per customer (the secret key's owner) in Redis, the
 // platform's one bucket script (@switchboard/domain/token-bucket, also the channels' throughput), so that every
-// API process draws from the same bucket and parallel calls never overspend it.
+// API process draws from the same bucket and parallel calls never overspend it. A process's calls for one customer
+// that arrive while its take is in flight share the next take (CoalescedTakes): one Redis round trip for many calls.
 // A customer may call `perSecond` times a second on average and spend `burst` calls at once after a quiet moment.
 //
 // Runs after the key is checked (apiKeyAuth) and before anything else: a refused call reads no body and changes
@@ -9,7 +10,7 @@
 // until the next call is allowed) and the envelope's message in the request's language.
 
 import type { RedisConnection } from "@switchboard/domain/redis";
-import { takeTokens } from "@switchboard/domain/token-bucket";
+import { CoalescedTakes } from "@switchboard/domain/token-bucket";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../lib/errors";
 import { principalOf } from "../../plugins/auth";
@@ -21,11 +22,16 @@ export interface ApiRateLimit {
   burst: number;
 }
 
+/** One coalescer per connection: every route's limit in a process shares its takes of a customer's bucket. */
+const coalescers = new WeakMap<RedisConnection, CoalescedTakes>();
+
 /** preHandler of the /v1 routes, after apiKeyAuth. */
 export function apiRateLimit(redis: RedisConnection, redisPrefix: string, limit: ApiRateLimit) {
+  const coalesced = coalescers.get(redis) ?? new CoalescedTakes(redis);
+  coalescers.set(redis, coalesced);
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const key = `${redisPrefix}ratelimit:v1:user:${principalOf(req).userId}`;
-    const { granted, remaining, waitMs, fullMs } = await takeTokens(redis, key, limit.perSecond, limit.burst, 1);
+    const { granted, remaining, waitMs, fullMs } = await coalesced.takeOne(key, limit.perSecond, limit.burst);
     reply.header("x-ratelimit-limit", String(limit.burst));
     reply.header("x-ratelimit-remaining", String(remaining));
     reply.header("x-ratelimit-reset", String(Math.ceil(fullMs / 1000)));

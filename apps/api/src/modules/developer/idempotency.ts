@@ -4,7 +4,7 @@
 // fingerprint (sha256 of the request) is kept in Redis beside the key for 24 hours (like Stripe's window), and
 // a different request under a known key is refused with 409. After 24 hours a key still returns its batch.
 import { createHash } from "node:crypto";
-import type { RedisConnection } from "@switchboard/domain/redis";
+import { type RedisConnection, redisScript, runScript } from "@switchboard/domain/redis";
 import { conflict } from "../../lib/errors";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -31,7 +31,9 @@ export interface KeyClaim {
 }
 
 // Deletes the key only while it still holds our fingerprint.
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RELEASE = redisScript(
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+);
 
 /**
  * Records the fingerprint of a request under (customer, key), or checks it against the one recorded: a
@@ -49,7 +51,7 @@ export async function claimIdempotencyKey(
   if (set === "OK") {
     return {
       release: async () => {
-        await redis.eval(RELEASE, 1, name, fingerprint);
+        await runScript(redis, RELEASE, [name], [fingerprint]);
       },
     };
   }
