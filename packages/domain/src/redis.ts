@@ -171,47 +171,6 @@ export function runScript(
     );
 }
 
-/** One call of a script in a pipeline. */
-export interface ScriptCall {
-  keys: readonly string[];
-  args: ReadonlyArray<string | number>;
-}
-
-/**
- * Runs a script once per call in one pipeline (one round trip) and gives each call's answer or error, in order.
- * Calls answered NOSCRIPT did not run: they run again with the script's text, in a second pipeline.
- */
-export async function runScripts(
-  redis: Redis,
-  { script, sha }: RedisScript,
-  calls: readonly ScriptCall[],
-): Promise<Array<[Error | null, unknown]>> {
-  const run = async (indexes: number[], withText: boolean) => {
-    const pipe = redis.pipeline();
-    for (const i of indexes) {
-      const { keys, args } = calls[i] as ScriptCall;
-      if (withText) pipe.eval(script, keys.length, ...keys, ...args);
-      else pipe.evalsha(sha, keys.length, ...keys, ...args);
-    }
-    return (await pipe.exec()) ?? [];
-  };
-  const answers: Array<[Error | null, unknown]> = (
-    await run(
-      calls.map((_, i) => i),
-      false,
-    )
-  ).map(([err, value]) => [err, value]);
-  const missing = answers.flatMap(([err], i) => (isNoScript(err) ? [i] : []));
-  if (missing.length > 0) {
-    const again = await run(missing, true);
-    missing.forEach((i, k) => {
-      const [err, value] = again[k] ?? [new Error("script not answered"), null];
-      answers[i] = [err, value];
-    });
-  }
-  return answers;
-}
-
 function isNoScript(err: unknown): boolean {
   return err instanceof Error && err.message.startsWith("NOSCRIPT");
 }

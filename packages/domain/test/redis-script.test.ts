@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { redisScript, runScript, runScripts } from "../src/redis";
+import { redisScript, runScript } from "../src/redis";
 
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const prefix = `test:script:${randomBytes(4).toString("hex")}:`;
@@ -39,42 +39,5 @@ describe("runScript", () => {
     const failing = redisScript(`-- ${randomBytes(8).toString("hex")}\nreturn redis.call('INCR', KEYS[1])`);
     await redis.set(`${prefix}text`, "not a number");
     await expect(runScript(redis, failing, [`${prefix}text`], [])).rejects.toThrow(/not an integer/);
-  });
-});
-
-describe("runScripts", () => {
-  it("runs every call once in a pipeline, again with the text only those Redis did not have the script for", async () => {
-    const script = freshCounter();
-    const keys = [0, 1, 2].map((i) => `${prefix}many:${i}`);
-    const answers = await runScripts(
-      redis,
-      script,
-      keys.map((k, i) => ({ keys: [k], args: [i + 1] })),
-    );
-    expect(answers).toEqual([
-      [null, 1],
-      [null, 2],
-      [null, 3],
-    ]);
-    // Each ran exactly once (a NOSCRIPT answer ran nothing; its second run is its only one).
-    expect(await redis.mget(keys)).toEqual(["1", "2", "3"]);
-    // Now Redis has it: one pipeline, by hash.
-    const again = await runScripts(
-      redis,
-      script,
-      keys.map((k) => ({ keys: [k], args: [10] })),
-    );
-    expect(again.map(([, v]) => v)).toEqual([11, 12, 13]);
-  });
-
-  it("gives each call's error in its place, without throwing", async () => {
-    const failing = redisScript(`-- ${randomBytes(8).toString("hex")}\nreturn redis.call('INCR', KEYS[1])`);
-    await redis.set(`${prefix}bad`, "x");
-    const answers = await runScripts(redis, failing, [
-      { keys: [`${prefix}good`], args: [] },
-      { keys: [`${prefix}bad`], args: [] },
-    ]);
-    expect(answers[0]).toEqual([null, 1]);
-    expect(answers[1]?.[0]?.message).toMatch(/not an integer/);
   });
 });

@@ -8,36 +8,40 @@
 //   while the first still runs): the second finds the lease taken and waits.
 // A lease expires by itself (ttl) so a crashed worker cannot block its batch for longer than that.
 import { randomUUID } from "node:crypto";
-import {
-  isClustered,
-  type RedisConnection,
-  redisScript,
-  runScript,
-  runScripts,
-  slotGroup,
-} from "@switchboard/domain/redis";
+import { isClustered, type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 
-// KEYS[1] zset member -> expiry (ms), KEYS[2] hash member -> owner token; ARGV member, token, ttl ms.
-// Takes the lease when it is free, expired or already ours; returns 1 when held afterwards.
+// Leases of one or more chunks in one call (a group of single sends takes one per batch). KEYS: per chunk, its
+// batch's zset member -> expiry (ms) and hash member -> owner token; ARGV: ttl ms, then per chunk its member and
+// token. Takes each lease that is free, expired or already ours; returns per chunk 1 when held afterwards, else 0.
 const ACQUIRE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if expiry and tonumber(expiry) > now and redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then
-  return 0
+local ttl = tonumber(ARGV[1])
+local held = {}
+for i = 1, #KEYS / 2 do
+  local leases, owners, chunk, token = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i], ARGV[2 * i + 1]
+  local expiry = redis.call('ZSCORE', leases, chunk)
+  if expiry and tonumber(expiry) > now and redis.call('HGET', owners, chunk) ~= token then
+    held[i] = 0
+  else
+    redis.call('ZADD', leases, now + ttl, chunk)
+    redis.call('HSET', owners, chunk, token)
+    redis.call('PEXPIRE', leases, ttl)
+    redis.call('PEXPIRE', owners, ttl)
+    held[i] = 1
+  end
 end
-local ttl = tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ttl)
-redis.call('PEXPIRE', KEYS[2], ttl)
-return 1
+return held
 `);
 
+// KEYS as ACQUIRE's; ARGV: per chunk its member and token. Releases each lease still ours.
 const RELEASE = redisScript(`
-if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
+for i = 1, #KEYS / 2 do
+  local leases, owners, chunk = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i - 1]
+  if redis.call('HGET', owners, chunk) == ARGV[2 * i] then
+    redis.call('ZREM', leases, chunk)
+    redis.call('HDEL', owners, chunk)
+  end
 end
 return 0
 `);
@@ -84,25 +88,22 @@ export class ChunkLeases {
   }
 
   /**
-   * The leases of chunks of several batches (a group of single sends), in one round trip, and null for each one
+   * The leases of chunks of several batches (a group of single sends), in one script call, and null for each one
    * another process holds. On a cluster each batch's keys are in their own slot: one call each.
    */
   async acquireAll(chunks: ReadonlyArray<{ batchId: string; chunk: string }>): Promise<Array<ChunkLease | null>> {
     if (isClustered(this.redis)) return Promise.all(chunks.map((c) => this.acquire(c.batchId, c.chunk)));
+    if (chunks.length === 0) return [];
     const tokens = chunks.map(() => randomUUID());
-    const results = await runScripts(
+    const held = (await runScript(
       this.redis,
       ACQUIRE,
-      chunks.map(({ batchId, chunk }, i) => ({
-        keys: this.keys(batchId),
-        args: [chunk, tokens[i] as string, this.ttlMs],
-      })),
+      chunks.flatMap((c) => this.keys(c.batchId)),
+      [this.ttlMs, ...chunks.flatMap((c, i) => [c.chunk, tokens[i] as string])],
+    )) as number[];
+    return chunks.map(({ batchId, chunk }, i) =>
+      held[i] === 1 ? this.leaseOf(batchId, chunk, tokens[i] as string) : null,
     );
-    return chunks.map(({ batchId, chunk }, i) => {
-      const [err, held] = results[i] ?? [new Error("lease not answered"), 0];
-      if (err) throw err;
-      return held === 1 ? this.leaseOf(batchId, chunk, tokens[i] as string) : null;
-    });
   }
 
   /** Releases leases in one round trip (acquireAll's; on a cluster, one call each). */
@@ -112,25 +113,25 @@ export class ChunkLeases {
       await Promise.all(leases.map((l) => l.release()));
       return;
     }
-    await runScripts(
+    const held = leases as readonly HeldLease[];
+    await runScript(
       this.redis,
       RELEASE,
-      leases.map((lease) => {
-        const { batchId, chunk, token } = lease as HeldLease;
-        return { keys: this.keys(batchId), args: [chunk, token] };
-      }),
+      held.flatMap((l) => this.keys(l.batchId)),
+      held.flatMap((l) => [l.chunk, l.token]),
     );
   }
 
   private leaseOf(batchId: string, chunk: string, token: string): HeldLease {
-    const [leases, owners] = this.keys(batchId);
+    const keys = this.keys(batchId);
     return {
       batchId,
       chunk,
       token,
-      renew: async () => (await runScript(this.redis, ACQUIRE, [leases, owners], [chunk, token, this.ttlMs])) === 1,
+      renew: async () =>
+        ((await runScript(this.redis, ACQUIRE, keys, [this.ttlMs, chunk, token])) as number[])[0] === 1,
       release: async () => {
-        await runScript(this.redis, RELEASE, [leases, owners], [chunk, token]);
+        await runScript(this.redis, RELEASE, keys, [chunk, token]);
       },
     };
   }

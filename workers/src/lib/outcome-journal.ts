@@ -18,7 +18,7 @@
 // What can still reach the provider twice: nothing the journal saw. A process that dies between a group's
 // intents and their sends leaves at most one token batch failed as lost_in_flight without having sent them.
 import { SendResult } from "@switchboard/contracts";
-import { isClustered, type RedisConnection, slotGroup } from "@switchboard/domain/redis";
+import { isClustered, type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 import type { ChainableCommander } from "ioredis";
 import type { OutcomeJournalOf, SendOutcomeRow } from "./send-outcomes";
 
@@ -30,6 +30,34 @@ const INTENT = "i";
 
 /** The error code of a message whose provider answer was lost with the process: failed, never resent. */
 export const LOST_IN_FLIGHT = "lost_in_flight";
+
+// A group of single sends' journals on one Redis (singles()): each step one script call for the whole group, not a
+// command per send. KEYS: per send, its chunk's journal (and for INTEND and FORGET its batch's list of journaled
+// chunks after it); ARGV as each says.
+
+// ARGV: keep ms, then per send its recipient and chunk.
+const INTEND = redisScript(`
+for i = 1, #KEYS / 2 do
+  local key, chunks = KEYS[2 * i - 1], KEYS[2 * i]
+  redis.call('HSET', key, ARGV[2 * i], '${INTENT}')
+  redis.call('PEXPIRE', key, ARGV[1])
+  redis.call('SADD', chunks, ARGV[2 * i + 1])
+  redis.call('PEXPIRE', chunks, ARGV[1])
+end
+return 0`);
+
+// ARGV: per send its recipient and outcome.
+const AHEAD = redisScript(`
+for i = 1, #KEYS do redis.call('HSET', KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]) end
+return 0`);
+
+// ARGV: per send its chunk. The chunk's one recipient is written: its journal, and the batch's note of it, go.
+const FORGET = redisScript(`
+for i = 1, #KEYS / 2 do
+  redis.call('DEL', KEYS[2 * i - 1])
+  redis.call('SREM', KEYS[2 * i], ARGV[i])
+end
+return 0`);
 
 export interface ReplayCounts {
   /** Outcomes written back. */
@@ -211,35 +239,52 @@ export class OutcomeJournal {
       }
       await tx.exec();
     };
+    /** The group's sends among `items` (one of another group is not this journal's). */
+    const of = <T>(items: readonly T[], id: (t: T) => bigint): At[] =>
+      items.flatMap((t) => {
+        const e = at.get(id(t));
+        return e ? [e] : [];
+      });
     return {
-      intend: (ids) =>
-        multi(
-          ids,
-          (i) => i,
-          (tx, e) => {
-            tx.hset(e.key, e.recipientId.toString(), INTENT).pexpire(e.key, KEEP_MS);
-            tx.sadd(e.chunks, e.chunk).pexpire(e.chunks, KEEP_MS);
-          },
-        ),
+      intend: async (ids) => {
+        const sends = of(ids, (i) => i);
+        if (sends.length > 0)
+          await runScript(
+            this.redis,
+            INTEND,
+            sends.flatMap((e) => [e.key, e.chunks]),
+            [KEEP_MS, ...sends.flatMap((e) => [e.recipientId.toString(), e.chunk])],
+          );
+      },
       drop: (ids) =>
         multi(
           ids,
           (i) => i,
           (tx, e) => tx.hdel(e.key, e.recipientId.toString()),
         ),
-      ahead: (rows) =>
-        multi(
-          rows,
-          (r) => r.recipientId,
-          (tx, e, r) => tx.hset(e.key, e.recipientId.toString(), serialize(r)),
-        ),
-      // The chunk's one recipient is written: its journal, and the batch's note of it, go.
-      forget: (rows) =>
-        multi(
-          rows,
-          (r) => r.recipientId,
-          (tx, e) => tx.del(e.key).srem(e.chunks, e.chunk),
-        ),
+      ahead: async (rows) => {
+        const sends = rows.flatMap((r) => {
+          const e = at.get(r.recipientId);
+          return e ? [{ e, r }] : [];
+        });
+        if (sends.length > 0)
+          await runScript(
+            this.redis,
+            AHEAD,
+            sends.map(({ e }) => e.key),
+            sends.flatMap(({ e, r }) => [e.recipientId.toString(), serialize(r)]),
+          );
+      },
+      forget: async (rows) => {
+        const sends = of(rows, (r) => r.recipientId);
+        if (sends.length > 0)
+          await runScript(
+            this.redis,
+            FORGET,
+            sends.flatMap((e) => [e.key, e.chunks]),
+            sends.map((e) => e.chunk),
+          );
+      },
       keep: (rows) =>
         multi(
           rows,
