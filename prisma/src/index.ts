@@ -1,9 +1,9 @@
 // The database client every workspace uses: Prisma 7 with the node-postgres driver adapter
 // (no native query engine, nothing downloaded at run time).
-import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/client";
 import { copyablePool } from "./copy";
+import { notePool, statementName } from "./sql";
 
 export { Prisma, PrismaClient } from "../generated/client";
 
@@ -19,23 +19,6 @@ export interface DbOptions {
    * that does not keep a session's prepared statements (PgBouncer in transaction mode before 1.21).
    */
   preparedStatements?: boolean;
-}
-
-/**
- * Distinct statement texts given a name, per process; later new texts run unnamed. Each name costs every pooled
- * connection a prepared statement on the server for its lifetime, and some texts vary (a Prisma `in` list has a
- * placeholder per element), so the number is bounded: our statements are a few hundred texts.
- */
-const NAMED_STATEMENTS_MAX = 2_000;
-const namedStatements = new Set<string>();
-
-/** The name a statement text is prepared under, or undefined once the bound is reached for a new text. */
-function statementName(sql: string): string | undefined {
-  const name = `sb_${createHash("sha1").update(sql).digest("base64url")}`;
-  if (namedStatements.has(name)) return name;
-  if (namedStatements.size >= NAMED_STATEMENTS_MAX) return undefined;
-  namedStatements.add(name);
-  return name;
 }
 
 export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaClient {
@@ -58,7 +41,9 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
     // The adapter passes the name to pg's query config as is, where undefined means unnamed.
     ...(prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : {}),
   });
-  return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter });
+  notePool(client, pool, prepared);
+  return client;
 }
 
 /** A transaction client or the client itself: data-access functions take either. */
@@ -70,3 +55,4 @@ export { seedCountries } from "./countries";
 export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
+export { queryRows } from "./sql";

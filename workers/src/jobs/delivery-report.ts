@@ -26,6 +26,7 @@
 import { messageIdVariants } from "@switchboard/channels";
 import type { CallbackJob, DeliveryReportJob } from "@switchboard/contracts";
 import { ReceiveResult } from "@switchboard/contracts";
+import { queryRows } from "@switchboard/db";
 import { receiptAccount } from "../lib/adapter-pool";
 import type { WorkerDeps } from "../lib/deps";
 import { receiveResultOf } from "../lib/send-outcomes";
@@ -104,7 +105,7 @@ export async function recordDeliveryReports(
   const arrivedAts = reports.map((r) => (r.arrivedAt && !Number.isNaN(Date.parse(r.arrivedAt)) ? r.arrivedAt : null));
   const restartedAt = lastRun ? null : await idsRestartedAt(deps, channelId);
 
-  const rows = await deps.prisma.$queryRaw<Row[]>`
+  const rows = await queryRows(deps.prisma)<Row[]>`
     WITH v AS (
       SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[], ${variantExact}::boolean[])
         AS v(message_id, idx, exact)

@@ -25,7 +25,7 @@ import {
   ProductCode,
   TaskType,
 } from "@switchboard/contracts";
-import { batchJobKeys } from "@switchboard/db";
+import { batchJobKeys, queryRows } from "@switchboard/db";
 import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
@@ -135,7 +135,7 @@ async function start(deps: Deps, job: DispatchSinglesJob): Promise<Started[]> {
   const createdAt = job.batches.map((b) => b.createdAt);
   const recipientIds = job.batches.map((b) => b.recipientId);
   // The creation time must match (the batch's job key): a job left by another life of the database starts nothing.
-  return deps.prisma.$queryRaw<Started[]>`
+  return queryRows(deps.prisma)<Started[]>`
     WITH w AS (
       SELECT * FROM unnest(${ids}::bigint[], ${createdAt}::timestamptz[], ${recipientIds}::bigint[])
         AS w(id, created_at, rid)

@@ -13,7 +13,7 @@
 // ctid repeats in every partition, so the row's partition (tableoid) is matched too (docs/operations.md).
 import { type DeliveryReport, receiveResultOfStatus } from "@switchboard/channels";
 import { ReceiveResult, SendResult } from "@switchboard/contracts";
-import type { Db } from "@switchboard/db";
+import { type Db, queryRows } from "@switchboard/db";
 
 /** A delivery receipt that came back while its message's outcome was still waiting to be written. */
 export interface RiddenReceipt {
@@ -66,7 +66,7 @@ export async function recordSendOutcomes(
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
-  const [row] = await db.$queryRaw<Array<{ sent: number; withReceipt: bigint[] | null; batches: bigint[] | null }>>`
+  const [row] = await queryRows(db)<Array<{ sent: number; withReceipt: bigint[] | null; batches: bigint[] | null }>>`
     WITH o AS (
       SELECT * FROM unnest(${ids}::bigint[], ${batchIds}::bigint[], ${results}::smallint[], ${messageIds}::text[],
                            ${errors}::text[], ${receiveResults}::smallint[], ${receiptErrors}::text[])

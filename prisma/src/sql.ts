@@ -1,0 +1,78 @@
+// The hottest statements, run on the client's pg pool without Prisma. Each is one statement outside any
+// transaction (autocommit), so it needs nothing of Prisma's but the connection: Prisma's client spends 0.3-0.6 ms
+// of CPU on every raw statement (parameters, the query plan it interprets, each row's values), pg alone a third of
+// that (docs/benchmarks.md, issue 20). Used where a statement runs per group of messages on the sending path.
+//
+// Same tagged-template form and the same values as `$queryRaw`: bigint (and bigint[]) in and out, Date, JSON
+// objects, arrays. Text and the statement's name are the ones Prisma would use, so a statement is prepared once per
+// connection whichever of the two runs it. A client not made by createPrisma (a test's own) runs it through Prisma.
+import { createHash } from "node:crypto";
+import pg from "pg";
+import type { Prisma, PrismaClient } from "../generated/client";
+
+/** The pool under each client createPrisma made, and whether its statements are named (prepared). */
+const pools = new WeakMap<PrismaClient, { pool: pg.Pool; prepared: boolean }>();
+
+/** Records the pool under a client (createPrisma). */
+export function notePool(client: PrismaClient, pool: pg.Pool, prepared: boolean): void {
+  pools.set(client, { pool, prepared });
+}
+
+/**
+ * Distinct statement texts given a name, per process; later new texts run unnamed. Each name costs every pooled
+ * connection a prepared statement on the server for its lifetime, and some texts vary (a Prisma `in` list has a
+ * placeholder per element), so the number is bounded: our statements are a few hundred texts.
+ */
+const NAMED_STATEMENTS_MAX = 2_000;
+const namedStatements = new Map<string, string>();
+
+/** The name a statement text is prepared under, or undefined once the bound is reached for a new text. */
+export function statementName(sql: string): string | undefined {
+  const known = namedStatements.get(sql);
+  if (known !== undefined) return known;
+  if (namedStatements.size >= NAMED_STATEMENTS_MAX) return undefined;
+  const name = `sb_${createHash("sha1").update(sql).digest("base64url")}`;
+  namedStatements.set(sql, name);
+  return name;
+}
+
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+const int8Array = (pg.types.getTypeParser as (oid: number) => (value: string) => Array<string | null>)(INT8_ARRAY);
+
+/** Result values as Prisma's $queryRaw gives them: int8 as bigint (pg's default is a string). */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === INT8) return (value: string) => BigInt(value);
+    if (oid === INT8_ARRAY) return (value: string) => int8Array(value).map((v) => (v === null ? null : BigInt(v)));
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** Texts of the templates run so far: a template's text is built once. */
+const texts = new WeakMap<TemplateStringsArray, string>();
+
+function textOf(strings: TemplateStringsArray): string {
+  let text = texts.get(strings);
+  if (text === undefined) {
+    text = strings.reduce((sql, part, i) => (i === 0 ? part : `${sql}$${i}${part}`), "");
+    texts.set(strings, text);
+  }
+  return text;
+}
+
+/**
+ * A tag that runs one statement on the client's pool (autocommit) and gives its rows, typed as `$queryRaw<T>` would:
+ * `await queryRows(db)<Row[]>\`SELECT ...\``. Given a transaction client, the statement runs in that transaction,
+ * through Prisma.
+ */
+export function queryRows(db: PrismaClient | Prisma.TransactionClient) {
+  const under = pools.get(db as PrismaClient);
+  return async <T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> => {
+    if (!under) return db.$queryRaw<T>(strings, ...values);
+    const text = textOf(strings);
+    const name = under.prepared ? statementName(text) : undefined;
+    const result = await under.pool.query({ text, values, types: TYPES, ...(name !== undefined ? { name } : {}) });
+    return result.rows as T;
+  };
+}
