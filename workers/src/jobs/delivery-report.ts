@@ -149,13 +149,16 @@ export async function recordDeliveryReports(
              count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
       FROM u GROUP BY "batchId"
     ), locked AS (
-      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md)
-      SELECT id FROM message_batches WHERE id IN (SELECT "batchId" FROM c) ORDER BY id FOR UPDATE
+      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md),
+      -- each with its counts: the update joins this alone (see send-outcomes.ts)
+      SELECT mb.id, c.delivered, c.undelivered
+      FROM message_batches mb JOIN c ON c."batchId" = mb.id
+      ORDER BY mb.id FOR UPDATE OF mb
     ), counted AS (
       UPDATE message_batches b
-      SET "deliveredCount" = b."deliveredCount" + c.delivered, "undeliveredCount" = b."undeliveredCount" + c.undelivered
-      FROM c JOIN locked l ON l.id = c."batchId"
-      WHERE b.id = c."batchId"
+      SET "deliveredCount" = b."deliveredCount" + l.delivered, "undeliveredCount" = b."undeliveredCount" + l.undelivered
+      FROM locked l
+      WHERE b.id = l.id
     )
     SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had, u.result, b."productCode" AS product,
            (SELECT kind FROM channels WHERE id = ${channelId}) AS kind,

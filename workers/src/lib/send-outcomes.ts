@@ -100,15 +100,19 @@ export async function recordSendOutcomes(
              count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVE_FAILED})::int AS undelivered
       FROM u GROUP BY batch_id
     ), locked AS (
-      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md)
-      SELECT id FROM message_batches WHERE id IN (SELECT batch_id FROM c) ORDER BY id FOR UPDATE
+      -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md),
+      -- each with its counts, so that the update joins this alone (joined to c as well, it scanned all of this once
+      -- per batch: quadratic in a group of single sends)
+      SELECT mb.id, c.sent, c.success, c.failed, c.delivered, c.undelivered
+      FROM message_batches mb JOIN c ON c.batch_id = mb.id
+      ORDER BY mb.id FOR UPDATE OF mb
     ), b AS (
       UPDATE message_batches
-      SET "sentCount" = "sentCount" + c.sent, "successCount" = "successCount" + c.success,
-          "failedCount" = "failedCount" + c.failed, "deliveredCount" = "deliveredCount" + c.delivered,
-          "undeliveredCount" = "undeliveredCount" + c.undelivered, "updatedAt" = now()
-      FROM c JOIN locked l ON l.id = c.batch_id
-      WHERE message_batches.id = c.batch_id
+      SET "sentCount" = "sentCount" + l.sent, "successCount" = "successCount" + l.success,
+          "failedCount" = "failedCount" + l.failed, "deliveredCount" = "deliveredCount" + l.delivered,
+          "undeliveredCount" = "undeliveredCount" + l.undelivered, "updatedAt" = now()
+      FROM locked l
+      WHERE message_batches.id = l.id
     )
     SELECT (SELECT count(*)::int FROM u) AS sent,
            (SELECT array_agg(id) FROM u WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS "withReceipt",
