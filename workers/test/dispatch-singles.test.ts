@@ -10,7 +10,9 @@ import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { verifyLedger } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatchSingles } from "../src/jobs/dispatch-singles";
+import { settleSingles } from "../src/jobs/finish-batch";
 import { chunkName } from "../src/lib/job-queues";
+import { recordSendOutcomes } from "../src/lib/send-outcomes";
 import {
   type Customer,
   callbackReceiver,
@@ -235,5 +237,57 @@ describe("dispatch-singles: a group of single sends", () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("a sent single is settled by its outcome's own statement; a failure, a stopped batch and a chunk's batch are not", async () => {
+    const { channelId } = await simulator();
+    const customer = await createCustomer(prisma);
+    const [sentOne, failedOne, stoppedOne] = await singles(customer, channelId, phoneNumbers(3));
+    const chunkBatch = await singles(customer, channelId, phoneNumbers(1));
+    const ids = [sentOne, failedOne, stoppedOne, chunkBatch[0]].map((g) => BigInt(g!.batchId));
+    await prisma.messageBatch.updateMany({ where: { id: { in: ids } }, data: { status: BatchStatus.SENDING } });
+    await prisma.messageBatch.update({ where: { id: ids[2]! }, data: { status: BatchStatus.SEND_TERMINATED } });
+    // A batch whose id bounds leave room for more than its one recipient: the usual path's, settled by its finish.
+    await prisma.messageBatch.update({
+      where: { id: ids[3]! },
+      data: { recipientIdTo: BigInt(chunkBatch[0]!.recipientId) + 5n },
+    });
+    const row = (g: typeof sentOne, ok: boolean) => ({
+      recipientId: BigInt(g!.recipientId),
+      result: ok ? SendResult.SUCCESS : SendResult.FAILURE,
+      providerMessageId: ok ? `m-${g!.recipientId}` : null,
+      errorCode: ok ? null : "ESME_RINVDSTADR",
+    });
+    const rows = [row(sentOne, true), row(failedOne, false), row(stoppedOne, true), row(chunkBatch[0], true)];
+    const batchOf = new Map(rows.map((r, i) => [r.recipientId, ids[i]!]));
+
+    const write = await recordSendOutcomes(prisma, batchOf, rows, { settleSingles: true });
+    expect(write.sent).toBe(4);
+    expect(write.settled.map((s) => s.batchId)).toEqual([ids[0]]);
+    expect(write.settled[0]).toMatchObject({ status: BatchStatus.SEND_FINISHED, firstTime: true, userId: customer.id });
+    const status = async () =>
+      (await prisma.messageBatch.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } })).map((b) => [
+        b.status,
+        b.sentCount,
+        b.finishedAt !== null,
+      ]);
+    expect(await status()).toEqual([
+      [BatchStatus.SEND_FINISHED, 1, true],
+      [BatchStatus.SENDING, 1, false],
+      [BatchStatus.SEND_TERMINATED, 1, false],
+      [BatchStatus.SENDING, 1, false],
+    ]);
+    await expectMoneyExact(prisma, customer, sentOne!.batchId);
+    // The same write again (a retry after a lost answer) changes and settles nothing.
+    expect(await recordSendOutcomes(prisma, batchOf, rows, { settleSingles: true })).toMatchObject({
+      sent: 0,
+      settled: [],
+    });
+    // The failure is settleSingles' (24, refunded through the ledger), as before.
+    expect((await settleSingles(harness.deps, [ids[1]!])).map((s) => [s.batchId, s.status])).toEqual([
+      [ids[1], BatchStatus.SEND_FAILED],
+    ]);
+    await expectMoneyExact(prisma, customer, failedOne!.batchId);
+    expect((await verifyLedger(prisma, customer.id)).ok).toBe(true);
   });
 });

@@ -188,6 +188,7 @@ describe("send outcomes and finish-batch", () => {
       sent: 3,
       withReceipt: [],
       batches: [BigInt(batchId)],
+      settled: [],
     });
     // A retry of the same write changes nothing (and counts nothing).
     expect(await recordSendOutcomes(prisma, BigInt(batchId), [ko(r1), ok(r3, "a3")])).toMatchObject({ sent: 0 });
@@ -323,6 +324,7 @@ describe("receipts that come back before their outcome is written", () => {
       sent: 0,
       withReceipt: [],
       batches: [],
+      settled: [],
     });
     expect(await batch(batchId)).toMatchObject({ sentCount: 3, deliveredCount: 1, undeliveredCount: 1 });
   });
@@ -385,7 +387,7 @@ describe("receipts that come back before their outcome is written", () => {
         receipt: { result: ReceiveResult.RECEIVED, errorCode: null },
       },
     ]);
-    expect(write).toEqual({ sent: 2, withReceipt: [r2!.id], batches: [BigInt(batchId)] });
+    expect(write).toEqual({ sent: 2, withReceipt: [r2!.id], batches: [BigInt(batchId)], settled: [] });
   });
 });
 

@@ -47,7 +47,13 @@ import { chunkName } from "../lib/job-queues";
 import { isRunAgain, type JobResult, runAgain } from "../lib/job-result";
 import type { MessageCounters } from "../lib/metrics";
 import { PairGate } from "../lib/pair-gate";
-import { type OutcomeJournalOf, OutcomeWriter, recordSendOutcomes, type SendOutcomeRow } from "../lib/send-outcomes";
+import {
+  type OutcomeJournalOf,
+  OutcomeWriter,
+  recordSendOutcomes,
+  type SendOutcomeRow,
+  type SettledSingle,
+} from "../lib/send-outcomes";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { failSendingBatch, finishBatch } from "./finish-batch";
 import { type Screener, type ScreenRecipient, screenRound } from "./screen-chunk";
@@ -434,15 +440,19 @@ export async function writeOutcomes(
     channelId?: number;
     /** The send's metrics: outcomes counted once written, with the receipts that rode along. */
     counts?: MessageCounters;
+    /** A group of single sends: the batches this write completes are settled by it (recordSendOutcomes). */
+    settleSingles?: boolean;
   } = {},
-): Promise<void> {
-  const { sent, withReceipt, batches } = await recordSendOutcomes(deps.prisma, batchOf, rows);
+): Promise<SettledSingle[]> {
+  const { sent, withReceipt, batches, settled } = await recordSendOutcomes(deps.prisma, batchOf, rows, {
+    settleSingles: opts.settleSingles === true,
+  });
   if (opts.counts) countWritten(opts.counts, rows, withReceipt);
   // Mode 1 requests may be waiting for these batches' outcomes (one message per write statement, at most).
   if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batches.join(",")).catch(() => undefined);
   if (opts.channelId !== undefined && sent < rows.length)
     await routeLeftReceipts(deps, opts.channelId, rows, withReceipt);
-  if (withReceipt.length === 0) return;
+  if (withReceipt.length === 0) return settled;
   // Not thrown: the outcomes are written, and a retry of this write would change nothing (nor call back).
   await enqueueReportCallbacks(
     deps,
@@ -451,6 +461,7 @@ export async function writeOutcomes(
       batchId: typeof batchOf === "bigint" ? batchOf : (batchOf.get(recipientId) as bigint),
     })),
   ).catch((err: unknown) => deps.logger.error({ err }, "delivery_report callbacks not enqueued"));
+  return settled;
 }
 
 /**

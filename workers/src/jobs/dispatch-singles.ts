@@ -30,7 +30,7 @@ import { ChannelUnusable, type PooledChannel } from "../lib/adapter-pool";
 import type { ChunkLease } from "../lib/chunk-leases";
 import type { WorkerDeps } from "../lib/deps";
 import { chunkName } from "../lib/job-queues";
-import { OutcomeWriter } from "../lib/send-outcomes";
+import { OutcomeWriter, type SettledSingle } from "../lib/send-outcomes";
 import { enqueueBatchStatusCallbacks } from "./callback";
 import {
   type ChunkRecipient,
@@ -71,8 +71,10 @@ interface Single extends Started {
 
 /** What a channel's part of the group ended with. */
 interface Sent {
-  /** Batches whose outcome is written: settled here. */
+  /** Batches whose outcome is written: settled here (if their outcome's write did not settle them). */
   done: bigint[];
+  /** Batches their outcome's write settled (sent, nothing to refund). */
+  settled: SettledSingle[];
   /** Batches the usual path takes over (nothing of theirs was sent here, or what was is written). */
   again: bigint[];
   /** Batches stopped while the group waited for the channel's tokens: nothing sent, their finish job settles them. */
@@ -126,7 +128,11 @@ export async function dispatchSingles(deps: Deps, job: DispatchSinglesJob): Prom
   await handBack(deps, again);
   const stopped = results.flatMap((r) => r.stopped);
   if (stopped.length > 0) await deps.queues.finishBatches(stopped.map(String));
-  await settle(deps, done);
+  await settle(
+    deps,
+    done,
+    results.flatMap((r) => r.settled),
+  );
 }
 
 /** Starts the group's batches still due in 20 (20 -> 21) and reads each one's recipient, in one statement. */
@@ -175,9 +181,9 @@ async function handBack(deps: Deps, batchIds: readonly bigint[]): Promise<void> 
 
 /** One channel's (and product's) part of the group: leases, journal, tokens, sends, outcomes. */
 async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
-  const everyone = (): Sent => ({ done: [], again: part.map((s) => s.batchId), stopped: [] });
+  const everyone = (): Sent => ({ done: [], settled: [], again: part.map((s) => s.batchId), stopped: [] });
   const first = part[0];
-  if (!first) return { done: [], again: [], stopped: [] };
+  if (!first) return { done: [], settled: [], again: [], stopped: [] };
   let channel: PooledChannel;
   try {
     channel = await deps.adapters.acquire(first.channelId);
@@ -211,7 +217,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       else again.push(r.s.batchId);
       return !!lease;
     });
-    if (leased.length === 0) return { done: [], again, stopped: [] };
+    if (leased.length === 0) return { done: [], settled: [], again, stopped: [] };
 
     // The channel's throughput holds for these as for any chunk's messages.
     const bucket = channelBucket(deps, channel);
@@ -234,7 +240,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       );
       sending = leased.filter((r) => live.has(r.s.batchId));
       for (const r of leased) if (!live.has(r.s.batchId)) stopped.push(r.s.batchId);
-      if (sending.length === 0) return { done: [], again, stopped };
+      if (sending.length === 0) return { done: [], settled: [], again, stopped };
     }
 
     const batchOf = new Map(sending.map((r) => [r.s.id, r.s.batchId]));
@@ -242,12 +248,16 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       sending.map((r) => ({ batchId: r.s.batchId, chunk: r.chunk, recipientId: r.s.id })),
     );
     const { product } = first.message;
+    const settled: SettledSingle[] = [];
     const writer = new OutcomeWriter(
-      (rows) =>
-        writeOutcomes(deps, batchOf, rows, {
+      async (rows) => {
+        const written = await writeOutcomes(deps, batchOf, rows, {
           channelId: channel.id,
           counts: deps.metrics.messages(channel.kind, product),
-        }),
+          settleSingles: true,
+        });
+        settled.push(...written);
+      },
       deps.tuning.outcomeWrites,
       { outcomes: deps.unwrittenOutcomes, channelId: channel.id },
       journal,
@@ -276,7 +286,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
       await journal.drop(notSent);
       for (const id of notSent) again.push(batchOf.get(id) as bigint);
     }
-    return { done, again, stopped };
+    return { done, settled, again, stopped };
   } finally {
     deps.adapters.release(channel);
     await deps.leases.releaseAll([...leases.values()]);
@@ -308,10 +318,20 @@ async function sendAll<R extends { messageOf: MessageOf; s: ChunkRecipient }>(
   if (broken) throw broken.err;
 }
 
-/** Settles what was sent here; a batch the group could not settle gets its finish job. */
-async function settle(deps: Deps, done: readonly bigint[]): Promise<void> {
+/**
+ * Settles what was sent here and its outcome's write did not settle (`already`: a failure to refund, mostly); a
+ * batch the group could not settle gets its finish job. Then every settled batch's callbacks.
+ */
+async function settle(deps: Deps, done: readonly bigint[], already: readonly SettledSingle[]): Promise<void> {
   if (done.length === 0) return;
-  const settled = await settleSingles(deps, done);
+  const settledBefore = new Set(already.map((s) => s.batchId));
+  const settled = [
+    ...already,
+    ...(await settleSingles(
+      deps,
+      done.filter((id) => !settledBefore.has(id)),
+    )),
+  ];
   const ids = new Set(settled.map((s) => s.batchId));
   const left = done.filter((id) => !ids.has(id));
   if (left.length > 0) await deps.queues.finishBatches(left.map(String));

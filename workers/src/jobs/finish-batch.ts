@@ -28,7 +28,7 @@ import type { Prisma } from "@switchboard/db";
 import { applyBalanceChange } from "@switchboard/domain/ledger";
 import type { WorkerDeps } from "../lib/deps";
 import { type JobResult, runAgain } from "../lib/job-result";
-import { recordSendOutcomes } from "../lib/send-outcomes";
+import { recordSendOutcomes, type SettledSingle } from "../lib/send-outcomes";
 import { enqueueBatchStatusCallbacks } from "./callback";
 import { enqueueReportCallbacks } from "./delivery-report";
 import { runFallbackWindow } from "./fallback-window";
@@ -254,18 +254,6 @@ async function settle(tx: Prisma.TransactionClient, id: bigint): Promise<Settled
     });
   }
   return { from: batch.status, status, userId: batch.userId, firstTime: batch.finishedAt === null, at };
-}
-
-/** A single send settled by settleSingles. */
-export interface SettledSingle {
-  batchId: bigint;
-  status: number;
-  at: Date;
-  /** Settled for the first time (batch_finished is sent once). */
-  firstTime: boolean;
-  /** Its customer has a notify URL (callbacks to send). */
-  notify: boolean;
-  userId: number;
 }
 
 /**

@@ -12,7 +12,7 @@
 // join over a sequential scan): no plan can read more than the rows named. recipients is partitioned by id and a
 // ctid repeats in every partition, so the row's partition (tableoid) is matched too (docs/operations.md).
 import { type DeliveryReport, receiveResultOfStatus } from "@switchboard/channels";
-import { ReceiveResult, SendResult } from "@switchboard/contracts";
+import { BatchStatus, ReceiveResult, SendResult } from "@switchboard/contracts";
 import { type Db, queryRows } from "@switchboard/db";
 
 /** A delivery receipt that came back while its message's outcome was still waiting to be written. */
@@ -38,6 +38,20 @@ export interface OutcomeWrite {
   withReceipt: bigint[];
   /** The batches this statement recorded outcomes of. */
   batches: bigint[];
+  /** Single sends this statement also settled (`settleSingles`). */
+  settled: SettledSingle[];
+}
+
+/** A single send settled (22, or 24 refunded): by its outcome's statement, or by settleSingles (finish-batch.ts). */
+export interface SettledSingle {
+  batchId: bigint;
+  status: number;
+  at: Date;
+  /** Settled for the first time (batch_finished is sent once). */
+  firstTime: boolean;
+  /** Its customer has a notify URL (callbacks to send). */
+  notify: boolean;
+  userId: number;
 }
 
 /** Receive result of a receipt: 1 for "delivered" (or "read"), 2 for any other final state. */
@@ -48,13 +62,20 @@ export function receiveResultOf(report: Pick<DeliveryReport, "status">): RiddenR
 /**
  * Records outcomes of recipients (and receipts riding with them) and bumps their batches' counters: of one batch
  * (a chunk), or of several, each recipient's batch named by `batchOf` (a group of single sends).
+ *
+ * With `settleSingles` (a group of single sends), a batch whose one recipient this statement records as sent, with
+ * nothing to refund, is also settled by it (21 -> 22, finishedAt), as settleSingles would: one row version and one
+ * transaction fewer per send. The one recipient is certain from the batch's id bounds (recipientIdFrom/To, two
+ * apart: one id between them). Anything else (a failure to refund, a batch stopped meanwhile) is left to
+ * settleSingles.
  */
 export async function recordSendOutcomes(
   db: Db,
   batchOf: bigint | ReadonlyMap<bigint, bigint>,
   rows: readonly SendOutcomeRow[],
+  opts: { settleSingles?: boolean } = {},
 ): Promise<OutcomeWrite> {
-  if (rows.length === 0) return { sent: 0, withReceipt: [], batches: [] };
+  if (rows.length === 0) return { sent: 0, withReceipt: [], batches: [], settled: [] };
   const ids = rows.map((r) => r.recipientId.toString());
   const batchIds = rows.map((r) => {
     const id = typeof batchOf === "bigint" ? batchOf : batchOf.get(r.recipientId);
@@ -66,7 +87,15 @@ export async function recordSendOutcomes(
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
-  const [row] = await queryRows(db)<Array<{ sent: number; withReceipt: bigint[] | null; batches: bigint[] | null }>>`
+  const settle = opts.settleSingles === true;
+  const [row] = await queryRows(db)<
+    Array<{
+      sent: number;
+      withReceipt: bigint[] | null;
+      batches: bigint[] | null;
+      settled: Array<{ batchId: string; userId: number; at: string; firstTime: boolean; notify: boolean }> | null;
+    }>
+  >`
     WITH o AS (
       SELECT * FROM unnest(${ids}::bigint[], ${batchIds}::bigint[], ${results}::smallint[], ${messageIds}::text[],
                            ${errors}::text[], ${receiveResults}::smallint[], ${receiptErrors}::text[])
@@ -91,9 +120,10 @@ export async function recordSendOutcomes(
       FROM t
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM t)) AND r.ctid = t.tid AND r.tableoid = t.toid
         AND r."sendResult" = ${SendResult.NOT_SENT}
-      RETURNING r.id, r."batchId" AS batch_id, t.result, t.receive_result
+      RETURNING r.id, r."batchId" AS batch_id, t.result, t.receive_result, r.price
     ), c AS (
       SELECT batch_id, count(*)::int AS sent,
+             coalesce(sum(price) FILTER (WHERE result = ${SendResult.SUCCESS}), 0)::bigint AS success_price,
              count(*) FILTER (WHERE result = ${SendResult.SUCCESS})::int AS success,
              count(*) FILTER (WHERE result = ${SendResult.FAILURE})::int AS failed,
              count(*) FILTER (WHERE receive_result = ${ReceiveResult.RECEIVED})::int AS delivered,
@@ -103,21 +133,44 @@ export async function recordSendOutcomes(
       -- the batches' rows in id order, as every statement that moves several batches locks them (docs/operations.md),
       -- each with its counts, so that the update joins this alone (joined to c as well, it scanned all of this once
       -- per batch: quadratic in a group of single sends)
-      SELECT mb.id, c.sent, c.success, c.failed, c.delivered, c.undelivered
+      SELECT mb.id, c.sent, c.success, c.failed, c.delivered, c.undelivered, mb."finishedAt" IS NULL AS first_time,
+             (${settle}::boolean AND mb.status = ${BatchStatus.SENDING}
+              AND mb."recipientIdTo" - mb."recipientIdFrom" = 2 AND mb."sentCount" = 0
+              AND c.sent = 1 AND c.success = 1 AND mb.cost - c.success_price = mb.refunded) AS settles
       FROM message_batches mb JOIN c ON c.batch_id = mb.id
       ORDER BY mb.id FOR UPDATE OF mb
     ), b AS (
       UPDATE message_batches
       SET "sentCount" = "sentCount" + l.sent, "successCount" = "successCount" + l.success,
           "failedCount" = "failedCount" + l.failed, "deliveredCount" = "deliveredCount" + l.delivered,
-          "undeliveredCount" = "undeliveredCount" + l.undelivered, "updatedAt" = now()
+          "undeliveredCount" = "undeliveredCount" + l.undelivered, "updatedAt" = now(),
+          status = CASE WHEN l.settles THEN ${BatchStatus.SEND_FINISHED}::smallint ELSE status END,
+          "finishedAt" = CASE WHEN l.settles THEN coalesce("finishedAt", now()) ELSE "finishedAt" END
       FROM locked l
       WHERE message_batches.id = l.id
+      RETURNING message_batches.id, message_batches."userId", message_batches."finishedAt" AS at, l.first_time,
+                l.settles
     )
     SELECT (SELECT count(*)::int FROM u) AS sent,
            (SELECT array_agg(id) FROM u WHERE receive_result <> ${ReceiveResult.UNKNOWN}) AS "withReceipt",
-           (SELECT array_agg(batch_id) FROM c) AS batches`;
-  return { sent: row?.sent ?? 0, withReceipt: row?.withReceipt ?? [], batches: row?.batches ?? [] };
+           (SELECT array_agg(batch_id) FROM c) AS batches,
+           (SELECT json_agg(json_build_object('batchId', b.id::text, 'userId', b."userId", 'at', b.at,
+                                              'firstTime', b.first_time,
+                                              'notify', us."notifyUrl" IS NOT NULL AND us."deletedAt" IS NULL))
+            FROM b JOIN users us ON us.id = b."userId" WHERE b.settles) AS settled`;
+  return {
+    sent: row?.sent ?? 0,
+    withReceipt: row?.withReceipt ?? [],
+    batches: row?.batches ?? [],
+    settled: (row?.settled ?? []).map((s) => ({
+      batchId: BigInt(s.batchId),
+      status: BatchStatus.SEND_FINISHED,
+      at: new Date(s.at),
+      firstTime: s.firstTime,
+      notify: s.notify,
+      userId: s.userId,
+    })),
+  };
 }
 
 /**
