@@ -200,8 +200,10 @@ async function main() {
     meter.start();
     const commits0 = await commits(prisma);
     // --profile (without --split: the API and the workers are this process) samples where mode 1's CPU goes.
-    const { result: mode1, profile } = await profiled(process.argv.includes("--profile"), () =>
-      drive(N_SENDS, CLIENTS, send("1")),
+    const { result: mode1, profile } = await profiled(
+      process.argv.includes("--profile"),
+      () => drive(N_SENDS, CLIENTS, send("1")),
+      path.join(WORK, "api-mode1.cpuprofile"),
     );
     const cpu1 = meter.stop();
     printProfile("mode 1 single sends (API and workers)", profile);
