@@ -20,7 +20,7 @@ import {
   type SmppConfigInput,
 } from "@switchboard/channels";
 import { ActiveStatus } from "@switchboard/contracts";
-import type { PrismaClient } from "@switchboard/db";
+import { type PrismaClient, queryRows } from "@switchboard/db";
 
 /** Why a channel cannot take messages now; `retryable` says whether waiting can help. */
 export class ChannelUnusable extends Error {
@@ -101,19 +101,19 @@ export class AdapterPool {
   /** The channel's adapter for one chunk; give it back with release(). */
   async acquire(channelId: number): Promise<PooledChannel> {
     if (this.closed) throw new Error("adapter pool is closed");
-    const row = await this.opts.prisma.channel.findUnique({
-      where: { id: channelId },
-      select: {
-        id: true,
-        tenantId: true,
-        kind: true,
-        status: true,
-        config: true,
-        secrets: true,
-        throughput: true,
-        updatedAt: true,
-      },
-    });
+    // Once per chunk or group of single sends: on the sending path, so without Prisma (queryRows).
+    const [row] = await queryRows(this.opts.prisma)<
+      Array<{
+        id: number;
+        tenantId: number;
+        kind: string;
+        status: number;
+        config: unknown;
+        secrets: string;
+        throughput: number;
+        updatedAt: Date;
+      }>
+    >`SELECT id, "tenantId", kind, status, config, secrets, throughput, "updatedAt" FROM channels WHERE id = ${channelId}`;
     if (!row) throw new ChannelUnusable("channel_missing", false);
     const account = receiptAccount(channelId, row.kind, row.config);
     this.accounts.set(channelId, account);
