@@ -261,7 +261,7 @@ describe("dispatch-singles: a group of single sends", () => {
     const rows = [row(sentOne, true), row(failedOne, false), row(stoppedOne, true), row(chunkBatch[0], true)];
     const batchOf = new Map(rows.map((r, i) => [r.recipientId, ids[i]!]));
 
-    const write = await recordSendOutcomes(prisma, batchOf, rows, { settleSingles: true });
+    const write = await recordSendOutcomes(prisma, batchOf, rows, { settleSent: true });
     expect(write.sent).toBe(4);
     expect(write.settled.map((s) => s.batchId)).toEqual([ids[0]]);
     expect(write.settled[0]).toMatchObject({ status: BatchStatus.SEND_FINISHED, firstTime: true, userId: customer.id });
@@ -279,7 +279,7 @@ describe("dispatch-singles: a group of single sends", () => {
     ]);
     await expectMoneyExact(prisma, customer, sentOne!.batchId);
     // The same write again (a retry after a lost answer) changes and settles nothing.
-    expect(await recordSendOutcomes(prisma, batchOf, rows, { settleSingles: true })).toMatchObject({
+    expect(await recordSendOutcomes(prisma, batchOf, rows, { settleSent: true })).toMatchObject({
       sent: 0,
       settled: [],
     });

@@ -441,11 +441,11 @@ export async function writeOutcomes(
     /** The send's metrics: outcomes counted once written, with the receipts that rode along. */
     counts?: MessageCounters;
     /** A group of single sends: the batches this write completes are settled by it (recordSendOutcomes). */
-    settleSingles?: boolean;
+    settleSent?: boolean;
   } = {},
 ): Promise<SettledSingle[]> {
   const { sent, withReceipt, batches, settled } = await recordSendOutcomes(deps.prisma, batchOf, rows, {
-    settleSingles: opts.settleSingles === true,
+    settleSent: opts.settleSent === true,
   });
   if (opts.counts) countWritten(opts.counts, rows, withReceipt);
   // Mode 1 requests may be waiting for these batches' outcomes (one message per write statement, at most).

@@ -254,7 +254,7 @@ async function sendPart(deps: Deps, part: Single[]): Promise<Sent> {
         const written = await writeOutcomes(deps, batchOf, rows, {
           channelId: channel.id,
           counts: deps.metrics.messages(channel.kind, product),
-          settleSingles: true,
+          settleSent: true,
         });
         settled.push(...written);
       },

@@ -38,7 +38,7 @@ export interface OutcomeWrite {
   withReceipt: bigint[];
   /** The batches this statement recorded outcomes of. */
   batches: bigint[];
-  /** Single sends this statement also settled (`settleSingles`). */
+  /** Single sends this statement also settled (`settleSent`). */
   settled: SettledSingle[];
 }
 
@@ -63,7 +63,7 @@ export function receiveResultOf(report: Pick<DeliveryReport, "status">): RiddenR
  * Records outcomes of recipients (and receipts riding with them) and bumps their batches' counters: of one batch
  * (a chunk), or of several, each recipient's batch named by `batchOf` (a group of single sends).
  *
- * With `settleSingles` (a group of single sends), a batch whose one recipient this statement records as sent, with
+ * With `settleSent` (a group of single sends), a batch whose one recipient this statement records as sent, with
  * nothing to refund, is also settled by it (21 -> 22, finishedAt), as settleSingles would: one row version and one
  * transaction fewer per send. The one recipient is certain from the batch's id bounds (recipientIdFrom/To, two
  * apart: one id between them). Anything else (a failure to refund, a batch stopped meanwhile) is left to
@@ -73,7 +73,7 @@ export async function recordSendOutcomes(
   db: Db,
   batchOf: bigint | ReadonlyMap<bigint, bigint>,
   rows: readonly SendOutcomeRow[],
-  opts: { settleSingles?: boolean } = {},
+  opts: { settleSent?: boolean } = {},
 ): Promise<OutcomeWrite> {
   if (rows.length === 0) return { sent: 0, withReceipt: [], batches: [], settled: [] };
   const ids = rows.map((r) => r.recipientId.toString());
@@ -87,7 +87,7 @@ export async function recordSendOutcomes(
   const errors = rows.map((r) => r.errorCode?.slice(0, 32) ?? null);
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
-  const settle = opts.settleSingles === true;
+  const settle = opts.settleSent === true;
   const [row] = await queryRows(db)<
     Array<{
       sent: number;
