@@ -61,6 +61,23 @@ function textOf(strings: TemplateStringsArray): string {
   return text;
 }
 
+/** What a statement needs of a transaction: `$queryRaw` (a Prisma transaction client has it, and rawTransaction's). */
+export interface SqlRunner {
+  $queryRaw<T = unknown>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T>;
+}
+
+interface Runner {
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
+function run<T>(on: Runner, prepared: boolean, strings: TemplateStringsArray, values: unknown[]): Promise<T> {
+  const text = textOf(strings);
+  const name = prepared ? statementName(text) : undefined;
+  return on
+    .query({ text, values, types: TYPES, ...(name !== undefined ? { name } : {}) })
+    .then((result) => result.rows as T);
+}
+
 /**
  * A tag that runs one statement on the client's pool (autocommit) and gives its rows, typed as `$queryRaw<T>` would:
  * `await queryRows(db)<Row[]>\`SELECT ...\``. Given a transaction client, the statement runs in that transaction,
@@ -68,11 +85,45 @@ function textOf(strings: TemplateStringsArray): string {
  */
 export function queryRows(db: PrismaClient | Prisma.TransactionClient) {
   const under = pools.get(db as PrismaClient);
-  return async <T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> => {
-    if (!under) return db.$queryRaw<T>(strings, ...values);
-    const text = textOf(strings);
-    const name = under.prepared ? statementName(text) : undefined;
-    const result = await under.pool.query({ text, values, types: TYPES, ...(name !== undefined ? { name } : {}) });
-    return result.rows as T;
-  };
+  return <T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> =>
+    under ? run<T>(under.pool, under.prepared, strings, values) : db.$queryRaw<T>(strings, ...values);
+}
+
+/**
+ * A transaction of a few statements on one of the client's pooled connections, without Prisma's interactive
+ * transaction (the single-send lane's group write: its statements and BEGIN/COMMIT cost Prisma more CPU than
+ * PostgreSQL). `work` runs its statements with the runner's `$queryRaw`; whatever it throws rolls everything back.
+ * READ COMMITTED, as Prisma's. Longer than `timeoutMs` (a bug, a lock never released), the connection is closed,
+ * which rolls the transaction back. A client not made by createPrisma runs it as a Prisma transaction.
+ */
+export async function rawTransaction<T>(
+  db: PrismaClient,
+  work: (tx: SqlRunner) => Promise<T>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const under = pools.get(db);
+  if (!under) return db.$transaction((tx) => work(tx), { maxWait: timeoutMs, timeout: timeoutMs });
+  const client = await under.pool.connect();
+  let broken: Error | undefined;
+  const timer = setTimeout(() => {
+    broken = new Error(`transaction longer than ${timeoutMs} ms: connection closed`);
+    // Ends the session: PostgreSQL rolls the transaction back, and the statement in progress fails.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  }, timeoutMs);
+  try {
+    await client.query("BEGIN");
+    const result = await work({
+      $queryRaw: <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
+        run<R>(client, under.prepared, strings, values),
+    });
+    if (broken) throw broken;
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    if (!broken) await client.query("ROLLBACK").catch((e: unknown) => (broken = e as Error));
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    client.release(broken ?? false);
+  }
 }

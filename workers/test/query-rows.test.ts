@@ -1,7 +1,8 @@
 // queryRows (prisma/src/sql.ts): a hot statement run on the client's pg pool gives the rows $queryRaw gives, with
 // the same values in (bigint and bigint[], Date, JSON, arrays with NULLs) and out (int8 as bigint, int8[] as
-// bigint[], jsonb parsed, timestamptz as Date), and runs inside a transaction when given one.
-import { queryRows } from "@switchboard/db";
+// bigint[], jsonb parsed, timestamptz as Date), and runs inside a transaction when given one. rawTransaction: a
+// transaction on one pooled connection, committed when its work returns, rolled back when it throws.
+import { queryRows, rawTransaction, type SqlRunner } from "@switchboard/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { testPrisma } from "./helpers";
 
@@ -52,5 +53,48 @@ describe("queryRows", () => {
       })
       .catch((err: { rows?: unknown }) => err.rows);
     expect(seen).toEqual([{ n: 1n }]);
+  });
+});
+
+describe("rawTransaction", () => {
+  const table = `raw_tx_${process.pid}`;
+  const ids = async () =>
+    (await prisma.$queryRawUnsafe<Array<{ id: bigint }>>(`SELECT id FROM ${table} ORDER BY id`)).map((r) => r.id);
+  /** Inserts ids through the runner (the table's name is this test's own: a fixed text per run). */
+  const insert = async (tx: SqlRunner, values: bigint[]) => {
+    const text = [`INSERT INTO ${table} SELECT unnest(`, "::bigint[]) RETURNING id"];
+    const strings = Object.assign([...text], { raw: text }) as TemplateStringsArray;
+    return (await tx.$queryRaw<Array<{ id: bigint }>>(strings, values)).map((r) => r.id);
+  };
+
+  it("commits what its work wrote and answers its result; rolls all of it back when the work or a statement fails", async () => {
+    await prisma.$executeRawUnsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY)`);
+    try {
+      expect(await rawTransaction(prisma, (tx) => insert(tx, [1n, 9007199254740993n]))).toEqual([
+        1n,
+        9007199254740993n,
+      ]);
+      const thrown = await rawTransaction(prisma, async (tx) => {
+        await insert(tx, [2n]);
+        throw new Error("the work changed its mind");
+      }).catch((err: Error) => err.message);
+      expect(thrown).toBe("the work changed its mind");
+      // A statement that fails (a duplicate key) after one that wrote: neither stays.
+      const failed = await rawTransaction(prisma, async (tx) => {
+        await insert(tx, [3n]);
+        return insert(tx, [1n]);
+      }).catch((err: Error) => err.message);
+      expect(failed).toMatch(/duplicate key/);
+      expect(await ids()).toEqual([1n, 9007199254740993n]);
+      // The pool's connections are fine afterwards (the one rolled back was handed back clean).
+      expect(await Promise.all([1, 2, 3, 4].map(() => rawTransaction(prisma, (tx) => insert(tx, []))))).toEqual([
+        [],
+        [],
+        [],
+        [],
+      ]);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
+    }
   });
 });

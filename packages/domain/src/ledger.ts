@@ -13,7 +13,7 @@
 // - credits by staff may not take a balance past MAX_BALANCE_UNITS, and no debit can exceed it: money stays far
 //   inside the BIGINT columns.
 import { BalanceLogType, displayMoney, MAX_BALANCE_UNITS } from "@switchboard/contracts";
-import { type Db, Prisma, type PrismaClient } from "@switchboard/db";
+import { type Db, Prisma, type PrismaClient, type SqlRunner } from "@switchboard/db";
 import { AppError, notFound } from "./errors";
 
 /**
@@ -137,7 +137,7 @@ export async function applyBalanceChange(tx: Prisma.TransactionClient, change: B
  * charges each batch on its own to learn which ones fit.
  */
 export async function consumeForBatches(
-  tx: Prisma.TransactionClient,
+  tx: SqlRunner,
   group: {
     tenantId: number;
     userId: number;
