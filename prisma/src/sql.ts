@@ -93,8 +93,9 @@ export function queryRows(db: PrismaClient | Prisma.TransactionClient) {
  * A transaction of a few statements on one of the client's pooled connections, without Prisma's interactive
  * transaction (the single-send lane's group write: its statements and BEGIN/COMMIT cost Prisma more CPU than
  * PostgreSQL). `work` runs its statements with the runner's `$queryRaw`; whatever it throws rolls everything back.
- * READ COMMITTED, as Prisma's. Longer than `timeoutMs` (a bug, a lock never released), the connection is closed,
- * which rolls the transaction back. A client not made by createPrisma runs it as a Prisma transaction.
+ * READ COMMITTED, as Prisma's. Bounded by `timeoutMs` as Prisma's is: each statement by statement_timeout (set with
+ * BEGIN, in the same round trip), and a transaction left waiting on its caller by closing the connection, which
+ * rolls it back. A client not made by createPrisma runs it as a Prisma transaction.
  */
 export async function rawTransaction<T>(
   db: PrismaClient,
@@ -105,13 +106,17 @@ export async function rawTransaction<T>(
   if (!under) return db.$transaction((tx) => work(tx), { maxWait: timeoutMs, timeout: timeoutMs });
   const client = await under.pool.connect();
   let broken: Error | undefined;
+  // A checked-out connection has no listener of the pool's: its end (ours below, or the server's) is noted here.
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on("error", onError);
   const timer = setTimeout(() => {
-    broken = new Error(`transaction longer than ${timeoutMs} ms: connection closed`);
-    // Ends the session: PostgreSQL rolls the transaction back, and the statement in progress fails.
+    broken ??= new Error(`transaction longer than ${timeoutMs} ms: connection closed`);
     (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }, timeoutMs);
   try {
-    await client.query("BEGIN");
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
     const result = await work({
       $queryRaw: <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
         run<R>(client, under.prepared, strings, values),
@@ -124,6 +129,7 @@ export async function rawTransaction<T>(
     throw err;
   } finally {
     clearTimeout(timer);
+    client.off("error", onError);
     client.release(broken ?? false);
   }
 }

@@ -97,4 +97,35 @@ describe("rawTransaction", () => {
       await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
     }
   });
+
+  it("closes a transaction that outlives its timeout: rolled back, and the pool goes on", async () => {
+    await prisma.$executeRawUnsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY)`);
+    try {
+      const slow = await rawTransaction(
+        prisma,
+        async (tx) => {
+          await insert(tx, [5n]);
+          await tx.$queryRaw`SELECT pg_sleep(2)`;
+          return "finished";
+        },
+        300,
+      ).catch((err: Error) => `failed: ${err.message}`);
+      expect(slow).toMatch(/^failed/);
+      // Left waiting on its caller (no statement running): the connection is closed under it.
+      const idle = await rawTransaction(
+        prisma,
+        async (tx) => {
+          await insert(tx, [7n]);
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          return insert(tx, [8n]);
+        },
+        300,
+      ).catch((err: Error) => `failed: ${err.message}`);
+      expect(idle).toMatch(/^failed/);
+      expect(await ids()).toEqual([]);
+      expect(await rawTransaction(prisma, (tx) => insert(tx, [6n]))).toEqual([6n]);
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
+    }
+  });
 });
