@@ -319,8 +319,9 @@ async function sendAll<R extends { messageOf: MessageOf; s: ChunkRecipient }>(
 }
 
 /**
- * Settles what was sent here and its outcome's write did not settle (`already`: a failure to refund, mostly); a
- * batch the group could not settle gets its finish job. Then every settled batch's callbacks.
+ * Settles what was sent here that its outcome's write did not settle (`already` are those it did; the rest is a
+ * failure to refund, mostly); a batch the group could not settle gets its finish job. Then every settled batch's
+ * callbacks.
  */
 async function settle(deps: Deps, done: readonly bigint[], already: readonly SettledSingle[]): Promise<void> {
   if (done.length === 0) return;
