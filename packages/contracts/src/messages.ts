@@ -44,6 +44,8 @@ export function isMessageKey(key: string): key is MessageKey {
 /** Text of a message in a language, with {placeholders} filled (a placeholder may itself be a message key). */
 export function translate(lang: Lang, key: MessageKey, params: MessageParams = {}): string {
   const template: string = catalogue[key][lang];
+  // Most messages carry no placeholder (every success envelope's): no regular expression for them.
+  if (!template.includes("{")) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const v = params[name];
     if (v === undefined) return whole;
