@@ -73,10 +73,9 @@ export interface RecordOptions {
 /** When the channel's SMSC account last gave out its ids again (id-restarts.ts), if it did within the window. */
 async function idsRestartedAt(deps: Deps, channelId: number): Promise<Date | null> {
   if (deps.idRestarts === undefined) return null;
-  const channel = await deps.prisma.channel.findUnique({
-    where: { id: channelId },
-    select: { kind: true, config: true },
-  });
+  // One row by key, once per receipt statement: without Prisma's per-statement work (queryRows).
+  const [channel] = await queryRows(deps.prisma)<Array<{ kind: string; config: unknown }>>`
+    SELECT kind, config FROM channels WHERE id = ${channelId}`;
   if (channel?.kind !== "smpp") return null;
   return (await deps.idRestarts.last(receiptAccount(channelId, channel.kind, channel.config))) ?? null;
 }
@@ -201,7 +200,8 @@ export async function enqueueReportCallbacks(
     list.push(r.recipientId.toString());
     byBatch.set(key, list);
   }
-  const owners = await deps.prisma.$queryRaw<Array<{ id: bigint; userId: number }>>`
+  // After every outcome write that carried receipts and every receipt statement: queryRows, not Prisma's $queryRaw.
+  const owners = await queryRows(deps.prisma)<Array<{ id: bigint; userId: number }>>`
     SELECT b.id, b."userId" FROM message_batches b JOIN users u ON u.id = b."userId"
     WHERE b.id = ANY(${[...byBatch.keys()]}::bigint[]) AND u."notifyUrl" IS NOT NULL AND u."deletedAt" IS NULL`;
   const jobs: CallbackJob[] = [];
