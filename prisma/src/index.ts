@@ -55,4 +55,4 @@ export { seedCountries } from "./countries";
 export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
-export { queryRows, rawTransaction, type SqlRunner } from "./sql";
+export { queryRows, querySql, rawTransaction, type SqlRunner } from "./sql";

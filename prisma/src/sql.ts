@@ -90,6 +90,17 @@ export function queryRows(db: PrismaClient | Prisma.TransactionClient) {
 }
 
 /**
+ * queryRows for a statement composed with `Prisma.sql` (its fragments, such as a `Prisma.raw` column list, already
+ * flattened into its text): `await querySql<Row[]>(db, Prisma.sql\`SELECT ${COLUMNS} ...\`)`.
+ */
+export function querySql<T>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<T> {
+  const under = pools.get(db as PrismaClient);
+  return under
+    ? run<T>(under.pool, under.prepared, statement.strings as unknown as TemplateStringsArray, statement.values)
+    : db.$queryRaw<T>(statement);
+}
+
+/**
  * A transaction of a few statements on one of the client's pooled connections, without Prisma's interactive
  * transaction (the single-send lane's group write: its statements and BEGIN/COMMIT cost Prisma more CPU than
  * PostgreSQL). `work` runs its statements with the runner's `$queryRaw`; whatever it throws rolls everything back.

@@ -2,7 +2,7 @@
 // the same values in (bigint and bigint[], Date, JSON, arrays with NULLs) and out (int8 as bigint, int8[] as
 // bigint[], jsonb parsed, timestamptz as Date), and runs inside a transaction when given one. rawTransaction: a
 // transaction on one pooled connection, committed when its work returns, rolled back when it throws.
-import { queryRows, rawTransaction, type SqlRunner } from "@switchboard/db";
+import { Prisma, queryRows, querySql, rawTransaction, type SqlRunner } from "@switchboard/db";
 import { afterAll, describe, expect, it } from "vitest";
 import { testPrisma } from "./helpers";
 
@@ -41,6 +41,19 @@ describe("queryRows", () => {
         nothing: null,
       })),
     );
+  });
+
+  it("querySql: a statement composed with Prisma.sql and raw fragments gives what $queryRaw gives", async () => {
+    const columns = Prisma.raw(`t.id, t.ord::int AS ord, json_build_object('id', t.id::text) AS doc`);
+    const ids = [5n, 9007199254740993n];
+    const statement = () =>
+      Prisma.sql`SELECT ${columns}, ${"x"}::text AS x FROM unnest(${ids}::bigint[]) WITH ORDINALITY AS t(id, ord)
+                 WHERE t.id > ${0n} ORDER BY t.ord`;
+    const ours = await querySql(prisma, statement());
+    expect(ours).toEqual(await prisma.$queryRaw(statement()));
+    expect(ours).toEqual(ids.map((id, i) => ({ id, ord: i + 1, doc: { id: id.toString() }, x: "x" })));
+    // A transaction client runs it in its transaction (through Prisma).
+    expect(await prisma.$transaction((tx) => querySql(tx, statement()))).toEqual(ours);
   });
 
   it("runs in the transaction it is given", async () => {

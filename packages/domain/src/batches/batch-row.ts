@@ -10,7 +10,7 @@ import {
   type Lang,
   SubmitMode,
 } from "@switchboard/contracts";
-import { type Db, Prisma } from "@switchboard/db";
+import { type Db, Prisma, querySql } from "@switchboard/db";
 import { notFound } from "../errors";
 
 export const batchRowSelect = {
@@ -206,9 +206,12 @@ export interface SingleSendRecord {
  * together: submit.service.ts). By batch id; a batch that is not there is missing from the map.
  */
 export async function singleSendRecords(db: Db, batchIds: readonly bigint[]): Promise<Map<string, SingleSendRecord>> {
-  const rows = await db.$queryRaw<
+  // Every mode 1 answer's read (a group of them at a time): on the pool, without Prisma's per-statement work.
+  const rows = await querySql<
     Array<BatchRowRecord & { recipient: (Omit<SingleRecipient, "price"> & { price: string }) | null }>
-  >`
+  >(
+    db,
+    Prisma.sql`
     SELECT ${BATCH_ROW_COLUMNS}, u.username, p.name AS "productName",
            coalesce(
              -- By its id bounds: the first recipient of the range through the primary key, one partition read
@@ -223,7 +226,8 @@ export async function singleSendRecords(db: Db, batchIds: readonly bigint[]): Pr
               ORDER BY r.id LIMIT 1)
            ) AS recipient
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
-    WHERE b.id = ANY(${batchIds.map(String)}::bigint[])`;
+    WHERE b.id = ANY(${batchIds.map(String)}::bigint[])`,
+  );
   return new Map(
     rows.map(({ recipient, ...row }) => [
       row.id.toString(),
