@@ -38,7 +38,9 @@ export interface ReportBatcherOptions {
   maxBuffered: number;
 }
 
-export const DEFAULT_REPORT_BATCHING: ReportBatcherOptions = { flushMs: 200, maxReports: 1_000, maxBuffered: 200_000 };
+// 50 ms: a receipt that did not ride with its outcome waits at most that long for its job (200 ms before put the
+// receipt lag's p95 at 100-265 ms in a 100k dispatch, 48-57 ms since); at full speed that is ~20 jobs a second.
+export const DEFAULT_REPORT_BATCHING: ReportBatcherOptions = { flushMs: 50, maxReports: 1_000, maxBuffered: 200_000 };
 
 export class ReportBatcher {
   private readonly buffers = new Map<number, Item[]>();
