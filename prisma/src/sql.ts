@@ -107,11 +107,19 @@ export function querySql<T>(db: PrismaClient | Prisma.TransactionClient, stateme
  * READ COMMITTED, as Prisma's. Bounded by `timeoutMs` as Prisma's is: each statement by statement_timeout (set with
  * BEGIN, in the same round trip), and a transaction left waiting on its caller by closing the connection, which
  * rolls it back. A client not made by createPrisma runs it as a Prisma transaction.
+ *
+ * `genericPlans`: the transaction's named statements run on a plan made once per connection (plan_cache_mode
+ * force_generic_plan, SET LOCAL in the same round trip), not planned anew for each execution's values as createPrisma
+ * has every session do. Only for statements whose best plan does not depend on their values: rows looked up by key
+ * from arrays of ids, whatever the arrays hold (the lane's insert and charge: their planning was ~40 % of their
+ * PostgreSQL time, docs/benchmarks.md). A statement whose plan depends on a value (a rare status, a time range)
+ * must not run here with it.
  */
 export async function rawTransaction<T>(
   db: PrismaClient,
   work: (tx: SqlRunner) => Promise<T>,
   timeoutMs = 15_000,
+  { genericPlans = false }: { genericPlans?: boolean } = {},
 ): Promise<T> {
   const under = pools.get(db);
   if (!under) return db.$transaction((tx) => work(tx), { maxWait: timeoutMs, timeout: timeoutMs });
@@ -127,7 +135,8 @@ export async function rawTransaction<T>(
     (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }, timeoutMs);
   try {
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+    const plans = genericPlans ? "; SET LOCAL plan_cache_mode = force_generic_plan" : "";
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}${plans}`);
     const result = await work({
       $queryRaw: <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
         run<R>(client, under.prepared, strings, values),

@@ -141,4 +141,20 @@ describe("rawTransaction", () => {
       await prisma.$executeRawUnsafe(`DROP TABLE IF EXISTS ${table}`);
     }
   });
+  it("genericPlans: the transaction's statements use a plan made once per connection; nothing else does", async () => {
+    const mode = (tx: SqlRunner) => tx.$queryRaw<Array<{ m: string }>>`SELECT current_setting('plan_cache_mode') AS m`;
+    // The pool has 3 connections: every one of them is back to planning per execution after the transaction.
+    const generic = await Promise.all(
+      [1, 2, 3].map(() => rawTransaction(prisma, mode, 15_000, { genericPlans: true })),
+    );
+    expect(generic.flat()).toEqual([1, 2, 3].map(() => ({ m: "force_generic_plan" })));
+    expect(await rawTransaction(prisma, mode)).toEqual([{ m: "force_custom_plan" }]);
+    const after = await Promise.all(
+      [1, 2, 3].map(
+        () => queryRows(prisma)<Array<{ m: string }>>`
+      SELECT current_setting('plan_cache_mode') AS m, pg_sleep(0.05)::text AS s`,
+      ),
+    );
+    expect(after.flat().map((r) => r.m)).toEqual(["force_custom_plan", "force_custom_plan", "force_custom_plan"]);
+  });
 });

@@ -242,6 +242,8 @@ export class SingleSendLane {
         return written;
       },
       LEDGER_TX_OPTIONS.timeout,
+      // Both statements find rows by key from the group's arrays: one plan per connection serves every group.
+      { genericPlans: true },
     );
   }
 }
