@@ -4,7 +4,13 @@
 // chunk), and no message ever reaches the SMSC twice: a group run again, a batch stopped before its group ran, a
 // job of another life of the database, an SMSC throttling, a chunk whose lease another process holds.
 import type { SimulatorSubmit, SmscSimulator } from "@switchboard/channels/simulators";
-import { BatchStatus, type DispatchSinglesJob, ReceiveResult, SendResult } from "@switchboard/contracts";
+import {
+  BatchStatus,
+  type DispatchSinglesJob,
+  ReceiveResult,
+  SendResult,
+  sendOutcomesWritten,
+} from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { verifyLedger } from "@switchboard/domain/ledger";
@@ -110,6 +116,39 @@ describe("dispatch-singles: a group of single sends", () => {
       return n === sent.size ? n : undefined;
     });
     expect((await verifyLedger(prisma, customer.id)).ok).toBe(true);
+  });
+
+  it("names each batch to mode 1's waiters once it is final: a sent one by its outcome's write, a failure once refunded", async () => {
+    const { channelId } = await simulator({ receiptDelayMs: 0 });
+    const customer = await createCustomer(prisma);
+    const group = await singles(customer, channelId, phoneNumbers(12, { every: 3, ending: "0000" }));
+    // What a waiting request reads when its batch is named: the row, read the moment the name is published.
+    const seen: Array<Promise<Array<{ id: bigint; status: number }>>> = [];
+    const channel = sendOutcomesWritten(harness.deps.redisPrefix);
+    const redis = new Proxy(harness.deps.redis, {
+      get(target, prop) {
+        if (prop === "publish") {
+          return (to: string, ids: string) => {
+            if (to === channel) {
+              const named = ids.split(",").map(BigInt);
+              // then(): a Prisma query runs only once something waits for it, and it must run now.
+              seen.push(
+                prisma.messageBatch
+                  .findMany({ where: { id: { in: named } }, select: { id: true, status: true } })
+                  .then((rows) => rows),
+              );
+            }
+            return target.publish(to, ids);
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await dispatchSingles({ ...harness.deps, redis }, job(group));
+    const read = (await Promise.all(seen)).flat();
+    expect(read.map((r) => r.id.toString()).sort()).toEqual(group.map((g) => g.batchId).sort());
+    expect(new Set(read.map((r) => r.status))).toEqual(new Set([BatchStatus.SEND_FINISHED, BatchStatus.SEND_FAILED]));
   });
 
   it("run again (a crash after the first run), sends nothing twice; a stopped batch and another life's are not sent", async () => {

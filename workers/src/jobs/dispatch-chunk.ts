@@ -429,6 +429,12 @@ export function journalErrorLogger(
   };
 }
 
+/** Mode 1 requests may be waiting for these batches: they read their batch's row once it is named here. */
+export function signalOutcomes(deps: Pick<Deps, "redis" | "redisPrefix">, batchIds: readonly bigint[]): void {
+  if (batchIds.length === 0) return;
+  deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batchIds.join(",")).catch(() => undefined);
+}
+
 /** One write of outcomes; receipts that rode along get their delivery_report callbacks like any other. */
 export async function writeOutcomes(
   deps: Deps,
@@ -448,8 +454,10 @@ export async function writeOutcomes(
     settleSent: opts.settleSent === true,
   });
   if (opts.counts) countWritten(opts.counts, rows, withReceipt);
-  // Mode 1 requests may be waiting for these batches' outcomes (one message per write statement, at most).
-  if (sent > 0) deps.redis.publish(sendOutcomesWritten(deps.redisPrefix), batches.join(",")).catch(() => undefined);
+  // One message per write statement, at most. A group of single sends names only the batches this write settled:
+  // the others (a failure to refund, mostly) are named once settled (dispatch-singles.ts), so that a mode 1 answer
+  // shows the batch final, not still sending with its recipient failed.
+  if (sent > 0) signalOutcomes(deps, opts.settleSent ? settled.map((s) => s.batchId) : batches);
   if (opts.channelId !== undefined && sent < rows.length)
     await routeLeftReceipts(deps, opts.channelId, rows, withReceipt);
   if (withReceipt.length === 0) return settled;

@@ -41,6 +41,7 @@ import {
   messagesOf,
   outcomeRow,
   refusedHere,
+  signalOutcomes,
   writeOutcomes,
 } from "./dispatch-chunk";
 import { settleSingles } from "./finish-batch";
@@ -326,16 +327,17 @@ async function sendAll<R extends { messageOf: MessageOf; s: ChunkRecipient }>(
 async function settle(deps: Deps, done: readonly bigint[], already: readonly SettledSingle[]): Promise<void> {
   if (done.length === 0) return;
   const settledBefore = new Set(already.map((s) => s.batchId));
-  const settled = [
-    ...already,
-    ...(await settleSingles(
-      deps,
-      done.filter((id) => !settledBefore.has(id)),
-    )),
-  ];
-  const ids = new Set(settled.map((s) => s.batchId));
-  const left = done.filter((id) => !ids.has(id));
-  if (left.length > 0) await deps.queues.finishBatches(left.map(String));
+  const rest = done.filter((id) => !settledBefore.has(id));
+  let settled: SettledSingle[];
+  try {
+    settled = [...already, ...(await settleSingles(deps, rest))];
+    const ids = new Set(settled.map((s) => s.batchId));
+    const left = done.filter((id) => !ids.has(id));
+    if (left.length > 0) await deps.queues.finishBatches(left.map(String));
+  } finally {
+    // Their outcomes' writes did not name them (writeOutcomes): named now, settled or left to their finish job.
+    signalOutcomes(deps, rest);
+  }
   const told = settled.filter((s) => s.notify);
   if (told.length === 0) return;
   await deps.queues.callbacks(
