@@ -6,8 +6,9 @@
 //   2. per channel: one token request for the whole group, a lease per batch's chunk (the chunk the usual
 //      path would plan: its one recipient), the intents of all in one MULTI (outcome-journal.ts), the sends
 //      pipelined on the channel's window, the outcomes in one statement (send-outcomes.ts, with receipts riding
-//      as in a chunk) and the mode 1 requests woken by one message;
-//   3. one transaction settles them (finish-batch.ts settleSingles: counts, refunds, 22 or 24).
+//      as in a chunk; a sent one settled by it, 22) and its mode 1 requests woken by one message;
+//   3. one transaction settles the rest (finish-batch.ts settleSingles: counts, refunds, 22 or 24), whose mode 1
+//      requests are woken then, so that every answer shows its batch final.
 // Guarantees are the usual path's, because anything out of the ordinary IS the usual path: a batch not started
 // here (run again after a crash: it is already sending; stopped; from another life of the database), content
 // or a channel this group does not send (WhatsApp's pair gate, RCS with a fallback, screening), a channel
