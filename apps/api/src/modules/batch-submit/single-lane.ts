@@ -207,7 +207,10 @@ export class SingleSendLane {
                       ${col((s) => s.countryCode)}::text[], ${col((s) => s.quote.channelId)}::int[])
             WITH ORDINALITY AS t(pid, pcode, mode, src, content, sender, units, ikey, price, phone, cc, ch, ord)
           -- an opted-out number draws no ids and is not written
-          WHERE NOT EXISTS (SELECT 1 FROM opt_outs o WHERE o."userId" = ${customer.id}::int AND o.phone = t.phone)
+          -- (OFFSET 0 keeps it a probe of the (userId, phone) index per send: this runs on a generic plan, which
+          -- would otherwise hash the customer's whole list, however long, as if it had the average length)
+          WHERE NOT EXISTS (SELECT 1 FROM opt_outs o WHERE o."userId" = ${customer.id}::int AND o.phone = t.phone
+                            OFFSET 0)
         ), b AS (
           INSERT INTO message_batches (id, "tenantId", "userId", "agentId", "productId", "productCode", "taskType",
                                        "submitMode", source, status, content, "senderId", segments, "idempotencyKey",
