@@ -3,7 +3,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/client";
 import { copyablePool } from "./copy";
-import { notePool, statementName } from "./sql";
+import { KEYED_SESSION, notePool, statementName } from "./sql";
 
 export { Prisma, PrismaClient } from "../generated/client";
 
@@ -30,9 +30,10 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
   // planned for its own values (plan_cache_mode): a plan cached for average values could scan a whole table for
   // a rare status or a short time range, where the value's own plan uses an index.
   const prepared = opts.preparedStatements ?? true;
+  const max = opts.max ?? 10;
   const pool = copyablePool({
     connectionString: databaseUrl,
-    max: opts.max ?? 10,
+    max,
     options: prepared ? "-c jit=off -c plan_cache_mode=force_custom_plan" : "-c jit=off",
   });
   const adapter = new PrismaPg(pool, {
@@ -42,7 +43,13 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
     ...(prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : {}),
   });
   const client = new PrismaClient({ adapter });
-  notePool(client, pool, prepared);
+  // The sending path's key lookups (queryRows(db, { genericPlans: true })) have connections of their own, whose
+  // statements are planned once: a quarter of the pool's size more, opened only if such a statement runs.
+  notePool(client, pool, prepared, {
+    connectionString: databaseUrl,
+    max: Math.max(2, Math.ceil(max / 4)),
+    options: `-c jit=off ${KEYED_SESSION}`,
+  });
   return client;
 }
 
@@ -55,4 +62,4 @@ export { seedCountries } from "./countries";
 export { type Listener, type ListenHandlers, listen } from "./listen";
 export { migrate } from "./migrate";
 export { hashPassword, verifyPassword } from "./passwords";
-export { queryRows, querySql, rawTransaction, type SqlRunner } from "./sql";
+export { queryRows, querySql, rawTransaction, type SqlRunner, type StatementOptions } from "./sql";

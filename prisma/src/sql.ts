@@ -10,12 +10,55 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Prisma, PrismaClient } from "../generated/client";
 
-/** The pool under each client createPrisma made, and whether its statements are named (prepared). */
-const pools = new WeakMap<PrismaClient, { pool: pg.Pool; prepared: boolean }>();
+interface Pools {
+  pool: pg.Pool;
+  /** Statements named (prepared): without, every execution is planned whatever the session says. */
+  prepared: boolean;
+  /** The connections for key lookups (`{ genericPlans: true }`), opened with the first such statement. */
+  keyed: () => pg.Pool;
+}
 
-/** Records the pool under a client (createPrisma). */
-export function notePool(client: PrismaClient, pool: pg.Pool, prepared: boolean): void {
-  pools.set(client, { pool, prepared });
+/** The pools under each client createPrisma made. */
+const pools = new WeakMap<PrismaClient, Pools>();
+
+/**
+ * Session settings of the key-lookup connections. A named statement is planned once per connection
+ * (force_generic_plan) and the plan kept; the join methods a plan made while a table was small would pick and keep
+ * once it is large (a sequential scan, a hash over a whole table) are off, so every plan made there probes indexes
+ * row by row, which is what a statement finding its rows by key from a group's arrays wants at any table size.
+ */
+export const KEYED_SESSION =
+  "-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off";
+
+/**
+ * Records the pool under a client (createPrisma), and how to open its key-lookup connections: a second, smaller
+ * pool with the same connection settings and KEYED_SESSION, ended with the first (the client's $disconnect ends it).
+ */
+export function notePool(client: PrismaClient, pool: pg.Pool, prepared: boolean, keyedConfig: pg.PoolConfig): void {
+  let keyed: pg.Pool | undefined;
+  const end = pool.end.bind(pool);
+  pool.end = (async () => {
+    await keyed?.end();
+    return end();
+  }) as pg.Pool["end"];
+  // Prisma ends the pool only if it ever connected: a client that ran only these statements is ended here.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
+  pools.set(client, {
+    pool,
+    prepared,
+    keyed: () => {
+      if (!keyed) {
+        keyed = new pg.Pool(keyedConfig);
+        // An idle connection the server closed (a restart) leaves the pool; the next statement opens another.
+        keyed.on("error", () => undefined);
+      }
+      return keyed;
+    },
+  });
 }
 
 /**
@@ -83,20 +126,44 @@ function run<T>(on: Runner, prepared: boolean, strings: TemplateStringsArray, va
  * `await queryRows(db)<Row[]>\`SELECT ...\``. Given a transaction client, the statement runs in that transaction,
  * through Prisma.
  */
-export function queryRows(db: PrismaClient | Prisma.TransactionClient) {
+export function queryRows(db: PrismaClient | Prisma.TransactionClient, options: StatementOptions = {}) {
   const under = pools.get(db as PrismaClient);
   return <T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T> =>
-    under ? run<T>(under.pool, under.prepared, strings, values) : db.$queryRaw<T>(strings, ...values);
+    under ? run<T>(poolFor(under, options), under.prepared, strings, values) : db.$queryRaw<T>(strings, ...values);
+}
+
+export interface StatementOptions {
+  /**
+   * The statement finds its rows by key (ids, provider message ids) from arrays, whatever they hold: it runs on
+   * the key-lookup connections (KEYED_SESSION), planned once per connection instead of on every execution (the
+   * sending path's statements spent ~100 us of PostgreSQL's time per single send planning: docs/benchmarks.md).
+   * Not for a statement whose best plan depends on a value (a status, a time range): planned once, it would keep
+   * the plan for whichever value came first. With unnamed statements (preparedStatements off) nothing changes.
+   */
+  genericPlans?: boolean;
+}
+
+function poolFor(under: Pools, { genericPlans = false }: StatementOptions): pg.Pool {
+  return genericPlans && under.prepared ? under.keyed() : under.pool;
 }
 
 /**
  * queryRows for a statement composed with `Prisma.sql` (its fragments, such as a `Prisma.raw` column list, already
  * flattened into its text): `await querySql<Row[]>(db, Prisma.sql\`SELECT ${COLUMNS} ...\`)`.
  */
-export function querySql<T>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<T> {
+export function querySql<T>(
+  db: PrismaClient | Prisma.TransactionClient,
+  statement: Prisma.Sql,
+  options: StatementOptions = {},
+): Promise<T> {
   const under = pools.get(db as PrismaClient);
   return under
-    ? run<T>(under.pool, under.prepared, statement.strings as unknown as TemplateStringsArray, statement.values)
+    ? run<T>(
+        poolFor(under, options),
+        under.prepared,
+        statement.strings as unknown as TemplateStringsArray,
+        statement.values,
+      )
     : db.$queryRaw<T>(statement);
 }
 

@@ -158,3 +158,50 @@ describe("rawTransaction", () => {
     expect(after.flat().map((r) => r.m)).toEqual(["force_custom_plan", "force_custom_plan", "force_custom_plan"]);
   });
 });
+
+describe("queryRows with genericPlans", () => {
+  const settings = Prisma.sql`
+    SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_seqscan') AS seqscan,
+           current_setting('enable_hashjoin') AS hashjoin, ${"x"}::text AS x`;
+
+  it("runs on connections of its own whose statements are planned once, by index; the pool's stay as they were", async () => {
+    const db = testPrisma();
+    try {
+      const keyed = { mode: "force_generic_plan", seqscan: "off", hashjoin: "off", x: "x" };
+      expect(await querySql(db, settings, { genericPlans: true })).toEqual([keyed]);
+      expect(await queryRows(db, { genericPlans: true })`SELECT current_setting('plan_cache_mode') AS mode`).toEqual([
+        { mode: "force_generic_plan" },
+      ]);
+      // Everything else still plans each execution for its values.
+      expect(await querySql(db, settings)).toEqual([
+        { mode: "force_custom_plan", seqscan: "on", hashjoin: "on", x: "x" },
+      ]);
+      expect(await db.$queryRaw`SELECT current_setting('plan_cache_mode') AS mode`).toEqual([
+        { mode: "force_custom_plan" },
+      ]);
+      // The same rows either way, and a transaction client runs it in its transaction (through Prisma).
+      const ids = [3n, 9007199254740993n];
+      const byKey = (tag: (strings: TemplateStringsArray, ...values: unknown[]) => Promise<unknown>) =>
+        tag`SELECT t.id, t.ord::int AS ord FROM unnest(${ids}::bigint[]) WITH ORDINALITY AS t(id, ord) ORDER BY t.ord`;
+      const expected = ids.map((id, i) => ({ id, ord: i + 1 }));
+      expect(await byKey(queryRows(db, { genericPlans: true }))).toEqual(expected);
+      expect(await db.$transaction((tx) => byKey(queryRows(tx, { genericPlans: true })))).toEqual(expected);
+    } finally {
+      await db.$disconnect();
+    }
+  });
+
+  it("closes its connections with the client's", async () => {
+    const db = testPrisma();
+    const name = `keyed-${process.pid}-${Date.now()}`;
+    await querySql(db, Prisma.sql`SELECT set_config('application_name', ${name}, false)`, { genericPlans: true });
+    const open = () =>
+      prisma.$queryRaw<
+        Array<{ n: number }>
+      >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${name}`;
+    expect(await open()).toEqual([{ n: 1 }]);
+    await db.$disconnect();
+    for (let i = 0; i < 50 && (await open())[0]?.n !== 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await open()).toEqual([{ n: 0 }]);
+  });
+});

@@ -104,7 +104,9 @@ export async function recordDeliveryReports(
   const arrivedAts = reports.map((r) => (r.arrivedAt && !Number.isNaN(Date.parse(r.arrivedAt)) ? r.arrivedAt : null));
   const restartedAt = lastRun ? null : await idsRestartedAt(deps, channelId);
 
-  const rows = await queryRows(deps.prisma)<Row[]>`
+  // Recipients by provider message id, batches by id: planned once per connection (genericPlans; the time window
+  // and restart conditions only filter what the lookups found).
+  const rows = await queryRows(deps.prisma, { genericPlans: true })<Row[]>`
     WITH v AS (
       SELECT * FROM unnest(${variants}::text[], ${variantIdx}::int[], ${variantExact}::boolean[])
         AS v(message_id, idx, exact)
@@ -201,7 +203,7 @@ export async function enqueueReportCallbacks(
     byBatch.set(key, list);
   }
   // After every outcome write that carried receipts and every receipt statement: queryRows, not Prisma's $queryRaw.
-  const owners = await queryRows(deps.prisma)<Array<{ id: bigint; userId: number }>>`
+  const owners = await queryRows(deps.prisma, { genericPlans: true })<Array<{ id: bigint; userId: number }>>`
     SELECT b.id, b."userId" FROM message_batches b JOIN users u ON u.id = b."userId"
     WHERE b.id = ANY(${[...byBatch.keys()]}::bigint[]) AND u."notifyUrl" IS NOT NULL AND u."deletedAt" IS NULL`;
   const jobs: CallbackJob[] = [];

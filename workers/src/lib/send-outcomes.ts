@@ -88,7 +88,8 @@ export async function recordSendOutcomes(
   const receiveResults = rows.map((r) => r.receipt?.result ?? ReceiveResult.UNKNOWN);
   const receiptErrors = rows.map((r) => r.receipt?.errorCode?.slice(0, 32) ?? null);
   const settle = opts.settleSent === true;
-  const [row] = await queryRows(db)<
+  // Recipients and batches by id from the arrays: planned once per connection (genericPlans).
+  const [row] = await queryRows(db, { genericPlans: true })<
     Array<{
       sent: number;
       withReceipt: bigint[] | null;

@@ -227,6 +227,8 @@ export async function singleSendRecords(db: Db, batchIds: readonly bigint[]): Pr
            ) AS recipient
     FROM message_batches b JOIN users u ON u.id = b."userId" LEFT JOIN products p ON p.id = b."productId"
     WHERE b.id = ANY(${batchIds.map(String)}::bigint[])`,
+    // Batches by id, each one's recipient by key: planned once per connection.
+    { genericPlans: true },
   );
   return new Map(
     rows.map(({ recipient, ...row }) => [
