@@ -6,11 +6,12 @@
 //          key; the customer derives the same value from the key it was shown once:
 //            key = sha256_hex(secret_key); expected = hmac_sha256_hex(key, t + "." + raw_body)
 // The timestamp inside the signed text lets a receiver refuse replays of old requests.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, hash, timingSafeEqual } from "node:crypto";
 
 /** The stored form of a secret key (users.secretKeyHash) and the callback signing key. */
 export function secretKeyHash(secretKey: string): string {
-  return createHash("sha256").update(secretKey, "utf8").digest("hex");
+  // The one-shot form: every developer API request hashes its key, and a Hash object costs ~3x the digest.
+  return hash("sha256", secretKey, "hex");
 }
 
 function hmacHex(keyHash: string, timestamp: number, rawBody: string): string {
