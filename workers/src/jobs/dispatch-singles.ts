@@ -24,6 +24,7 @@ import {
   batchJobKey,
   type DispatchSinglesJob,
   ProductCode,
+  SendResult,
   TaskType,
 } from "@switchboard/contracts";
 import { batchJobKeys, queryRows } from "@switchboard/db";
@@ -143,24 +144,41 @@ async function start(deps: Deps, job: DispatchSinglesJob): Promise<Started[]> {
   const createdAt = job.batches.map((b) => b.createdAt);
   const recipientIds = job.batches.map((b) => b.recipientId);
   // The creation time must match (the batch's job key): a job left by another life of the database starts nothing.
-  return queryRows(deps.prisma)<Started[]>`
+  // Planned once per connection (genericPlans): every row is found by key, and the statement is written so that no
+  // plan can find them otherwise, whatever the tables held when it was planned: each batch and each recipient is
+  // probed by its id (OFFSET 0 keeps the probe a lookup of its own, its conditions applied to what it found), and
+  // the update takes the rows it probed by ctid, its status recheck written so that no index on status could
+  // drive it (a generic plan made on a small table took the (status, scheduledAt) index, every batch due, for it).
+  // A batch changed between the probe and the update (cancelled, started elsewhere) is not started here.
+  return queryRows(deps.prisma, { genericPlans: true })<Started[]>`
     WITH w AS (
       SELECT * FROM unnest(${ids}::bigint[], ${createdAt}::timestamptz[], ${recipientIds}::bigint[])
         AS w(id, created_at, rid)
+    ), due AS (
+      SELECT w.rid, p.tid FROM w CROSS JOIN LATERAL (
+        SELECT b.ctid AS tid, b."createdAt", b.status, b."scheduledAt" FROM message_batches b WHERE b.id = w.id
+        OFFSET 0
+      ) p
+      WHERE p."createdAt" = w.created_at AND p.status = ${BatchStatus.PENDING_SEND}
+        AND (p."scheduledAt" IS NULL OR p."scheduledAt" <= now())
     ), s AS (
       UPDATE message_batches b
       SET status = ${BatchStatus.SENDING}, "startedAt" = now(), "updatedAt" = now()
-      FROM w
-      WHERE b.id = w.id AND b."createdAt" = w.created_at AND b.status = ${BatchStatus.PENDING_SEND}
-        AND (b."scheduledAt" IS NULL OR b."scheduledAt" <= now())
-      RETURNING b.id, b."userId", b.content, b."senderId", b."createdAt", b."taskType", b."startedAt", w.rid
+      FROM due
+      WHERE b.ctid = ANY (ARRAY(SELECT tid FROM due)) AND b.ctid = due.tid
+        AND coalesce(b.status, -1) = ${BatchStatus.PENDING_SEND}
+      RETURNING b.id, b."userId", b.content, b."senderId", b."createdAt", b."taskType", b."startedAt", due.rid
     )
     SELECT s.id AS "batchId", s."userId", s.content, s."senderId", s."createdAt", s."taskType", s."startedAt",
            r.id, r.phone, r.segments, r."fallbackPrice", r.vars, r."channelId",
            (u."notifyUrl" IS NOT NULL AND u."deletedAt" IS NULL) AS notify
     FROM s
     JOIN users u ON u.id = s."userId"
-    LEFT JOIN recipients r ON r.id = s.rid AND r."batchId" = s.id AND r."sendResult" = 0
+    LEFT JOIN LATERAL (
+      SELECT r.id, r.phone, r.segments, r."fallbackPrice", r.vars, r."channelId", r."batchId", r."sendResult"
+      FROM recipients r WHERE r.id = s.rid
+      OFFSET 0
+    ) r ON r."batchId" = s.id AND r."sendResult" = ${SendResult.NOT_SENT}
     ORDER BY s.id`;
 }
 
