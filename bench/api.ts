@@ -11,6 +11,9 @@
 //   3. The same in mode 2 with one number (answered at once, sent in the background).
 //      Before 2 and 3, --warmup sends of each mode (2,000 by default), unmeasured: a running platform's figures,
 //      not those of a fresh process compiling its code.
+//   3b. With --rates 250,500,1000: mode 1 offered at those rates per second (--rate-seconds 5 each), an open loop: the
+//      rate answered and the latency percentiles counted from when each call was due (the issue's "sustained with
+//      p99 under 100 ms"; the closed loop's latency is its clients divided by its rate).
 //   4. Kannel beside them, once our platform is stopped (--no-kannel skips it): ../shared/bench/kannel/run.sh's HTTP
 //      sendsms with delivery reports on (every DLR called back: against mode 1) and off (every message at the
 //      SMSC: against mode 2 sent end to end), the same number of messages and requests in flight, its simulator
@@ -30,6 +33,12 @@ const N_INFO = arg("info", 20_000);
 const INFO_ROUNDS = arg("info-rounds", 5);
 const N_SENDS = arg("sends", 2_000);
 const CLIENTS = arg("clients", 20);
+/** Offered rates of mode 1 sends per second for the open-loop phase (--rates 250,500,1000), each --rate-seconds. */
+const RATES = (process.argv[process.argv.indexOf("--rates") + 1] ?? "")
+  .split(",")
+  .filter((r) => process.argv.includes("--rates") && r !== "")
+  .map(Number);
+const RATE_SECONDS = arg("rate-seconds", 5);
 /** Unmeasured single sends of each mode before the clock starts (--warmup 0: none). */
 const WARMUP = arg("warmup", 2_000);
 const SMSC_PORT = arg("smsc-port", 22776);
@@ -64,6 +73,51 @@ async function drive(n: number, inFlight: number, one: (i: number) => Promise<vo
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   return { rate: n / seconds, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0), seconds };
+}
+
+/**
+ * Offers `rate` calls a second for `seconds` whatever the answers do (an open loop: callers that do not wait for
+ * each other, as a platform's traffic is), at most `maxInFlight` at once. Each latency is counted from the moment
+ * the call was due, so a stall is not hidden by calls not made meanwhile. The rate is of calls answered.
+ */
+async function offer(rate: number, seconds: number, maxInFlight: number, one: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  const total = Math.round(rate * seconds);
+  let issued = 0;
+  let inFlight = 0;
+  let refused = 0;
+  const calls: Promise<void>[] = [];
+  const t0 = performance.now();
+  while (issued < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
+    for (; issued < due; issued++) {
+      const dueAt = t0 + (issued * 1000) / rate;
+      if (inFlight >= maxInFlight) {
+        refused++;
+        continue;
+      }
+      inFlight++;
+      calls.push(
+        one(issued).then(() => {
+          inFlight--;
+          latencies.push(performance.now() - dueAt);
+        }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(calls);
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return {
+    answered: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: Math.round(latencies.at(-1) ?? 0),
+    refused,
+  };
 }
 
 /** Transactions committed in the bench's database so far (each statement outside a transaction is one). */
@@ -267,6 +321,24 @@ async function main() {
     );
     singles = { mode1: mode1.rate, mode2Answered: mode2.rate, mode2Sent: N_SENDS / (mode2.seconds + drained) };
     log(`  mode 2 end to end (first request to every message sent): ${fmt(singles.mode2Sent)} sends/s`);
+
+    // The issue's "sustained with p99 under 100 ms": mode 1 at offered rates, an open loop (the closed loop above
+    // answers its clients in waves, each stage waiting for the one before it: its latency is clients / rate).
+    for (const rate of RATES) {
+      meter.start();
+      const r = await offer(rate, RATE_SECONDS, 2_000, send("1"));
+      const cpu = meter.stop();
+      const sent = Math.round(rate * RATE_SECONDS) - r.refused;
+      log(
+        `POST /v1/messages mode 1 offered at ${fmt(rate)}/s for ${RATE_SECONDS} s (open loop): answered ` +
+          `${fmt(r.answered)}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms` +
+          (r.refused > 0 ? `, ${fmt(r.refused)} not offered (2,000 already waiting)` : "") +
+          `; CPU per send (us): ` +
+          Object.entries(cpu)
+            .map(([name, c]) => `${name} ${fmt((c * 1e6) / Math.max(1, sent))}`)
+            .join(", "),
+      );
+    }
   } finally {
     await pool.close();
     // The workers first, while the SMSC still answers: mode 2's last sends drain instead of retrying a dead link
