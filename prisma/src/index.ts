@@ -43,11 +43,11 @@ export function createPrisma(databaseUrl: string, opts: DbOptions = {}): PrismaC
     ...(prepared ? { statementNameGenerator: (query) => statementName(query.sql) as string } : {}),
   });
   const client = new PrismaClient({ adapter });
-  // The sending path's key lookups (queryRows(db, { genericPlans: true })) have connections of their own, whose
-  // statements are planned once: a quarter of the pool's size more, opened only if such a statement runs.
+  // The sending path's key lookups ({ genericPlans: true }) have connections of their own, whose statements are
+  // planned once: half the pool's size more, opened only if such a statement runs.
   notePool(client, pool, prepared, {
     connectionString: databaseUrl,
-    max: Math.max(2, Math.ceil(max / 4)),
+    max: Math.max(2, Math.ceil(max / 2)),
     options: `-c jit=off ${KEYED_SESSION}`,
   });
   return client;

@@ -175,22 +175,19 @@ export function querySql<T>(
  * BEGIN, in the same round trip), and a transaction left waiting on its caller by closing the connection, which
  * rolls it back. A client not made by createPrisma runs it as a Prisma transaction.
  *
- * `genericPlans`: the transaction's named statements run on a plan made once per connection (plan_cache_mode
- * force_generic_plan, SET LOCAL in the same round trip), not planned anew for each execution's values as createPrisma
- * has every session do. Only for statements whose best plan does not depend on their values: rows looked up by key
- * from arrays of ids, whatever the arrays hold (the lane's insert and charge: their planning was ~40 % of their
- * PostgreSQL time, docs/benchmarks.md). A statement whose plan depends on a value (a rare status, a time range)
- * must not run here with it.
+ * `genericPlans` (StatementOptions): the transaction runs on a key-lookup connection, its statements planned once
+ * per connection (the lane's insert and charge: their planning was ~40 % of their PostgreSQL time,
+ * docs/benchmarks.md). Only for statements that find their rows by key, whatever their arrays hold.
  */
 export async function rawTransaction<T>(
   db: PrismaClient,
   work: (tx: SqlRunner) => Promise<T>,
   timeoutMs = 15_000,
-  { genericPlans = false }: { genericPlans?: boolean } = {},
+  options: StatementOptions = {},
 ): Promise<T> {
   const under = pools.get(db);
   if (!under) return db.$transaction((tx) => work(tx), { maxWait: timeoutMs, timeout: timeoutMs });
-  const client = await under.pool.connect();
+  const client = await poolFor(under, options).connect();
   let broken: Error | undefined;
   // A checked-out connection has no listener of the pool's: its end (ours below, or the server's) is noted here.
   const onError = (err: Error) => {
@@ -202,8 +199,7 @@ export async function rawTransaction<T>(
     (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }, timeoutMs);
   try {
-    const plans = genericPlans ? "; SET LOCAL plan_cache_mode = force_generic_plan" : "";
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}${plans}`);
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
     const result = await work({
       $queryRaw: <R>(strings: TemplateStringsArray, ...values: unknown[]) =>
         run<R>(client, under.prepared, strings, values),

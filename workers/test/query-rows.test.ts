@@ -143,7 +143,7 @@ describe("rawTransaction", () => {
   });
   it("genericPlans: the transaction's statements use a plan made once per connection; nothing else does", async () => {
     const mode = (tx: SqlRunner) => tx.$queryRaw<Array<{ m: string }>>`SELECT current_setting('plan_cache_mode') AS m`;
-    // The pool has 3 connections: every one of them is back to planning per execution after the transaction.
+    // On the key-lookup connections; the pool's 3 connections still plan per execution afterwards.
     const generic = await Promise.all(
       [1, 2, 3].map(() => rawTransaction(prisma, mode, 15_000, { genericPlans: true })),
     );
