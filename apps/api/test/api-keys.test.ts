@@ -155,6 +155,26 @@ describe("named API keys", () => {
     expect(wrong).toBe(401);
   });
 
+  it("checks the key before the body: without a valid key, an invalid or unparsable body still answers 401", async () => {
+    const send = (headers: Record<string, string>, payload: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/v1/messages",
+        headers: { "content-type": "application/json", ...headers },
+        payload,
+      });
+    for (const headers of [{}, { "x-api-key": `sk_${"A".repeat(43)}` }]) {
+      const invalid = await send(headers, JSON.stringify({ submitMode: 9, numbers: "nope" }));
+      expect(invalid.statusCode).toBe(401);
+      expect(invalid.json()).toMatchObject({ code: 401, data: null });
+      expect((await send(headers, "{not json")).statusCode).toBe(401);
+    }
+    // With a valid key the same body is the caller's mistake: 400.
+    const c = await developer();
+    const key = (await createKey(c, { name: "body", scopes: ["send"] })).body.data.secretKey;
+    expect((await send({ "x-api-key": key }, JSON.stringify({ submitMode: 9 }))).statusCode).toBe(400);
+  });
+
   it("rotates with overlap: the old and the new key both work until the old one is revoked", async () => {
     const c = await developer();
     const old = (await createKey(c, { name: "v1", scopes: ["send", "read", "manage"] })).body.data;

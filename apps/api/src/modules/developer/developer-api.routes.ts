@@ -92,7 +92,8 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
     perSecond: app.deps.config.DEVELOPER_API_RATE_PER_SECOND,
     burst: app.deps.config.DEVELOPER_API_BURST,
   };
-  // The key first (the limit is per customer), then the limit, before the body is read.
+  // The key first (the limit is per customer), then the limit, before the body is read (onRequest): a caller
+  // without a valid key, or over its limit, gets its 401 or 429 without its body being parsed or validated.
   // Each route names the scope its key needs (docs/api-keys.md): send to create or cancel batches, read for GETs.
   const perCustomerLimit = apiRateLimit(deps.redis, deps.redisPrefix, limit);
   const authenticated = (scope: ApiKeyScope) => [apiKeyAuth(deps.prisma, scope), perCustomerLimit];
@@ -106,7 +107,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/messages",
     {
-      preHandler: authenticated("send"),
+      onRequest: authenticated("send"),
       schema: {
         tags,
         security,
@@ -132,7 +133,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/messages/file",
     {
-      preHandler: authenticated("send"),
+      onRequest: authenticated("send"),
       schema: {
         tags,
         security,
@@ -158,7 +159,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/send-reachable",
     {
-      preHandler: authenticated("send"),
+      onRequest: authenticated("send"),
       schema: {
         tags,
         security,
@@ -184,7 +185,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches/:id",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -205,7 +206,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -221,7 +222,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/cancel",
     {
-      preHandler: authenticated("send"),
+      onRequest: authenticated("send"),
       schema: {
         tags,
         security,
@@ -237,7 +238,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/schedule",
     {
-      preHandler: authenticated("send"),
+      onRequest: authenticated("send"),
       schema: {
         tags,
         security,
@@ -264,7 +265,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches/:id/messages",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -281,7 +282,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/messages/:id",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -297,7 +298,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/inbound",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -313,7 +314,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/balance",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -328,7 +329,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/balance/logs",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -344,7 +345,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/products",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
@@ -359,7 +360,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/prices",
     {
-      preHandler: authenticated("read"),
+      onRequest: authenticated("read"),
       schema: {
         tags,
         security,
