@@ -163,7 +163,8 @@ describe("named API keys", () => {
         headers: { "content-type": "application/json", ...headers },
         payload,
       });
-    for (const headers of [{}, { "x-api-key": `sk_${"A".repeat(43)}` }]) {
+    const withoutValidKey: Array<Record<string, string>> = [{}, { "x-api-key": `sk_${"A".repeat(43)}` }];
+    for (const headers of withoutValidKey) {
       const invalid = await send(headers, JSON.stringify({ submitMode: 9, numbers: "nope" }));
       expect(invalid.statusCode).toBe(401);
       expect(invalid.json()).toMatchObject({ code: 401, data: null });
