@@ -28,10 +28,11 @@ export function nulField(value: unknown, path = "", depth = 0): string | null {
   if (typeof value === "string") return value.includes("\u0000") ? path : null;
   // Raw bodies (provider webhooks, files) are bytes for their own readers, not text fields.
   if (typeof value !== "object" || value === null || depth > 32 || Buffer.isBuffer(value)) return null;
-  for (const [key, v] of Object.entries(value)) {
-    const here = path ? `${path}.${key}` : key;
+  // for...in, not Object.entries: every request's params, query and body pass here (no array made per object)
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (key.includes("\u0000")) return path || "body";
-    const found = nulField(v, here, depth + 1);
+    const found = nulField((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
     if (found !== null) return found;
   }
   return null;

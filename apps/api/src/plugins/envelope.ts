@@ -183,15 +183,14 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** Refuses a NUL character anywhere in a request's parsed input (PostgreSQL cannot store one in text). */
 function refuseNul(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
-  for (const [context, value] of [
-    ["params", req.params],
-    ["querystring", req.query],
-    ["body", req.body],
-  ] as const) {
-    const field = nulField(value);
-    if (field !== null) return done(new AppError(400, "validation.nul", { field: field || context }));
-  }
-  done();
+  const field = nulIn(req.params, "params") ?? nulIn(req.query, "querystring") ?? nulIn(req.body, "body");
+  done(field === undefined ? undefined : new AppError(400, "validation.nul", { field }));
+}
+
+/** Where a NUL character is in one part of a request (the part's name when it is the whole part), or undefined. */
+function nulIn(value: unknown, part: string): string | undefined {
+  const field = nulField(value);
+  return field === null ? undefined : field || part;
 }
 
 export default fp(
