@@ -69,10 +69,15 @@ async function drive(n: number, inFlight: number, one: (i: number) => Promise<vo
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  return { rate: n / seconds, ...percentiles(latencies), seconds };
+}
+
+/** p50, p99 and max of latencies (ms, rounded); sorts them in place. */
+function percentiles(latencies: number[]) {
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  return { rate: n / seconds, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0), seconds };
+  return { p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0) };
 }
 
 /**
@@ -108,16 +113,7 @@ async function offer(rate: number, seconds: number, maxInFlight: number, one: (i
   }
   await Promise.all(calls);
   const elapsed = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  return {
-    answered: latencies.length / elapsed,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: Math.round(latencies.at(-1) ?? 0),
-    refused,
-  };
+  return { answered: latencies.length / elapsed, ...percentiles(latencies), refused };
 }
 
 /** Transactions committed in the bench's database so far (each statement outside a transaction is one). */
