@@ -36,6 +36,7 @@ import type { WorkerDeps } from "./lib/deps";
 import { isRunAgain } from "./lib/job-result";
 import { ReceiptListeners } from "./lib/receipt-listeners";
 import { SchedulerGuard } from "./lib/scheduler-guard";
+import { SinglesQueue } from "./lib/singles-queue";
 
 /** Jobs one worker process runs at once, per queue. Chunks mostly wait on the network, callbacks on customers. */
 export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
@@ -48,6 +49,9 @@ export const DEFAULT_CONCURRENCY: Partial<Record<QueueName, number>> = {
   [QUEUE.callback]: 16,
   [QUEUE.schedule]: 1,
 };
+
+/** Groups of single sends one worker process runs at once (singles-queue.ts): as many as dispatch-batch jobs. */
+const SINGLES_CONCURRENCY = 16;
 
 export interface RunningWorkers {
   workers: Worker[];
@@ -98,7 +102,8 @@ function processors(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
 function handlers(deps: WorkerDeps): Partial<Record<QueueName, Processor>> {
   const parse = <S extends z.ZodType>(schema: S, job: Job): z.infer<S> => schema.parse(job.data);
   return {
-    // One queue, two kinds of job: a batch, or a group of single sends (the API's lane) under its own name.
+    // Groups of single sends come through their own list (singles-queue.ts); one met here was queued as a job by
+    // an API of an earlier version.
     [QUEUE.dispatchBatch]: async (job) =>
       job.name === DISPATCH_SINGLES
         ? dispatchSingles(deps, parse(dispatchSinglesJob, job))
@@ -262,6 +267,10 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   const guard = new SchedulerGuard(deps);
   if (scheduler) await guard.start();
 
+  // The API's groups of single sends: a Redis list, not a BullMQ queue (singles-queue.ts).
+  const singles = new SinglesQueue(deps, SINGLES_CONCURRENCY);
+  singles.start();
+
   // Provider webhook events (RCS, WhatsApp) are a table the API fills, not a BullMQ queue: see channel-events.ts.
   const events = new ChannelEventLoop(deps);
   await events.start();
@@ -277,7 +286,13 @@ export async function startWorkers(deps: WorkerDeps, opts: StartOptions = {}): P
   return {
     workers,
     close: async () => {
-      await Promise.all([...workers.map((w) => w.close()), events.close(), listeners.close(), guard.close()]);
+      await Promise.all([
+        ...workers.map((w) => w.close()),
+        singles.close(),
+        events.close(),
+        listeners.close(),
+        guard.close(),
+      ]);
       for (const conn of owned) conn.disconnect();
     },
   };

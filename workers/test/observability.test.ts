@@ -164,6 +164,8 @@ describe("GET /metrics", () => {
       sample(text, 'switchboard_job_duration_seconds_count{queue="dispatch-batch",status="completed"}'),
     ).toBeGreaterThan(0);
     expect(sample(text, 'switchboard_queue_jobs{queue="dispatch-chunk",state="waiting"}')).toBe(0);
+    // the singles list (a Redis list, not a BullMQ queue) reports its waiting groups as well
+    expect(sample(text, 'switchboard_queue_jobs{queue="dispatch-singles",state="waiting"}')).toBe(0);
     expect(sample(text, 'switchboard_smpp_links{bound="true"}')).toBeGreaterThan(0);
     expect(sample(text, "switchboard_smpp_window")).toBeGreaterThan(0);
     // no label carries a number, a batch or a channel id

@@ -4,7 +4,7 @@
 // balance does not cover, or holding an opted-out number, still answers each send on its own; what the lane holds
 // in memory is forgotten as soon as a price or the account changes.
 import { randomBytes } from "node:crypto";
-import { BalanceLogType, BatchStatus, DISPATCH_SINGLES, dispatchSinglesJob, parseMoney } from "@switchboard/contracts";
+import { BalanceLogType, BatchStatus, dispatchSinglesJob, parseMoney, singlesListKey } from "@switchboard/contracts";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { applyBalanceChange } from "@switchboard/domain/ledger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,19 +57,19 @@ describe("single sends written in groups", () => {
       expect(batch).toMatchObject({ status: BatchStatus.PENDING_SEND, validCount: 1, totalCount: 1, cost: PRICES.US });
       expect(batch.recipientIdFrom! < batch.recipientIdTo!).toBe(true);
     }
-    // They wait for the workers in group jobs (dispatch-singles): each batch in exactly one, with its creation time
-    // and its recipient, and fewer jobs than sends.
-    const jobs = (await fx.queue("dispatch-batch").getJobs(["waiting", "prioritized", "delayed"])).filter(
-      (j) => j.name === DISPATCH_SINGLES,
+    // They wait for the workers in groups on the singles list (dispatch-singles): each batch in exactly one, with
+    // its creation time and its recipient, and fewer groups than sends.
+    const jobs = (await t.redis.lrange(singlesListKey(t.config.REDIS_PREFIX), 0, -1)).map((entry) =>
+      dispatchSinglesJob.parse(JSON.parse(entry)),
     );
-    const named = jobs.flatMap((j) => dispatchSinglesJob.parse(j.data).batches).filter((b) => ids.includes(b.batchId));
+    const named = jobs.flatMap((j) => j.batches).filter((b) => ids.includes(b.batchId));
     expect(named.map((b) => b.batchId).sort()).toEqual([...ids].sort());
     for (const b of named) {
       const batch = await t.prisma.messageBatch.findUniqueOrThrow({ where: { id: BigInt(b.batchId) } });
       expect(b.createdAt).toBe(batch.createdAt.toISOString());
       expect(BigInt(b.recipientId)).toBe(batch.recipientIdFrom! + 1n);
     }
-    const ours = jobs.filter((j) => dispatchSinglesJob.parse(j.data).batches.some((b) => ids.includes(b.batchId)));
+    const ours = jobs.filter((j) => j.batches.some((b) => ids.includes(b.batchId)));
     expect(ours.length).toBeLessThan(60);
     expect(await fx.balance(c.id)).toBe(parseMoney("100.00")! - 60n * PRICES.US!);
     // Rows written by one transaction share its id: 60 sends took fewer transactions than sends.

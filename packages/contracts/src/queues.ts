@@ -3,8 +3,9 @@
 //
 //   API (mode 3 upload) --ingest-batch--> ingest: parse file, numbers, prices, routes, charge, review?
 //   API / scheduler      --dispatch-batch--> dispatch: status 20 -> 21, send recipients in chunks per channel
-//   API (single sends)   --dispatch-batch, job name dispatch-singles--> a group of one-number batches started,
-//                          sent and settled together (what is out of the ordinary goes back as dispatch-batch)
+//   API (single sends)   --dispatch-singles (a Redis list, not a BullMQ queue: singlesListKey)--> a group of
+//                          one-number batches started, sent and settled together (what is out of the ordinary
+//                          goes back as dispatch-batch)
 //   dispatch             --dispatch-chunk--> one chunk of recipients (by id range) through its channel
 //   receipts (adapter)   --delivery-report--> record receive results by provider message id
 //   dispatch / API stop  --finish-batch--> counts, refunds of failed/terminated recipients, final status
@@ -103,8 +104,21 @@ export const dispatchSinglesJob = z.object({
     .min(1)
     .max(500),
 });
-/** The job name of a dispatch-singles group on the dispatch-batch queue (its jobs are otherwise dispatch-batch). */
+/**
+ * What a group of single sends is handed over as: an entry of a plain Redis list (singlesListKey), which the
+ * workers pop. A BullMQ job cost each group about six Redis round trips in the workers (a blocking wait, three
+ * moves to active, a move to finished) and a script in the API, where the list costs one push and one pop: on
+ * this sending path every round trip is CPU in three processes (docs/benchmarks.md, issue 20). Nothing is lost
+ * with an entry popped by a process that then dies: its batches are due in 20 (the scheduler's tick sends them)
+ * or started in 21 (its stalled-batch check re-plans them, the outcome journal replayed first). Also the job
+ * name such a group had on the dispatch-batch queue before, which the workers still run if they meet one.
+ */
 export const DISPATCH_SINGLES = "dispatch-singles";
+
+/** The Redis list of dispatch-singles groups (JSON of dispatchSinglesJob), under the deployment's REDIS_PREFIX. */
+export function singlesListKey(redisPrefix: string): string {
+  return `${redisPrefix}${DISPATCH_SINGLES}`;
+}
 export const dispatchChunkJob = z.object({
   batchId: bigId,
   channelId: z.number().int().positive(),

@@ -3,7 +3,14 @@
 
 import type { EgressPolicy, SmppConfigInput } from "@switchboard/channels";
 import { channelSecretKey, createEgressPolicy, egressAgent } from "@switchboard/channels";
-import { bullPrefix, DEFAULT_RETRY_POLICIES, type QueueRetryPolicies } from "@switchboard/contracts";
+import {
+  bullPrefix,
+  DEFAULT_RETRY_POLICIES,
+  DISPATCH_SINGLES,
+  type QueueName,
+  type QueueRetryPolicies,
+  singlesListKey,
+} from "@switchboard/contracts";
 import { createPrisma, type PrismaClient } from "@switchboard/db";
 import type { Config } from "@switchboard/domain/config";
 import { type LinkSettings, linkSettings } from "@switchboard/domain/links";
@@ -232,12 +239,14 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
   });
   metrics.watch(
     {
-      queueNames: () => QUEUE_NAMES,
+      // The singles list's groups count as its waiting jobs (singles-queue.ts).
+      queueNames: () => [...QUEUE_NAMES, DISPATCH_SINGLES],
       // While Redis is away a count would wait for the reconnect: the scrape goes without depths instead.
-      counts: (name, states) =>
-        redis.status === "ready"
-          ? queues.queue(name).getJobCounts(...states)
-          : Promise.reject(new Error(`redis ${redis.status}`)),
+      counts: async (name, states) => {
+        if (redis.status !== "ready") throw new Error(`redis ${redis.status}`);
+        if (name === DISPATCH_SINGLES) return { waiting: await redis.llen(singlesListKey(config.REDIS_PREFIX)) };
+        return queues.queue(name as QueueName).getJobCounts(...states);
+      },
     },
     adapters,
   );

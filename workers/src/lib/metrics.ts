@@ -20,10 +20,10 @@ const LAG_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 21_600, 86_400];
 /** Seconds a chunk waited for its channel's tokens (one observation per wait). */
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5];
 
-/** What the queue-depth gauge reads (JobQueues). */
+/** What the queue-depth gauge reads (JobQueues, and the singles list: DISPATCH_SINGLES, its waiting groups). */
 export interface QueueCounts {
-  queueNames(): readonly QueueName[];
-  counts(name: QueueName, states: readonly DepthState[]): Promise<Record<string, number>>;
+  queueNames(): readonly string[];
+  counts(name: string, states: readonly DepthState[]): Promise<Record<string, number>>;
 }
 
 /** What the SMPP gauges read (AdapterPool): every open SMPP adapter's window. */

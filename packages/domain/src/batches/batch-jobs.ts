@@ -13,13 +13,13 @@ import {
   bullPrefix,
   bullQueuePrefix,
   DEFAULT_RETRY_POLICIES,
-  DISPATCH_SINGLES,
   type DispatchSinglesJob,
   dispatchSinglesJob,
   QUEUE,
   type QueueName,
   type RetryPolicy,
   retryJobOptions,
+  singlesListKey,
 } from "@switchboard/contracts";
 import { batchJobKeys, type Db } from "@switchboard/db";
 import { type JobsOptions, Queue } from "bullmq";
@@ -35,8 +35,8 @@ export interface BatchJobs {
   /** Batches due now whose creation time the caller holds (no read for their job keys), in one round trip. */
   dispatchNow(batches: ReadonlyArray<{ id: bigint; createdAt: Date }>): Promise<void>;
   /**
-   * Single sends of one number each, due now, as one group job (the workers start, send and settle them
-   * together); one round trip.
+   * Single sends of one number each, due now, as one group (the workers start, send and settle them together):
+   * one entry of the singles list (singlesListKey), one round trip.
    */
   dispatchSingles(batches: ReadonlyArray<{ id: bigint; createdAt: Date; recipientId: bigint }>): Promise<void>;
   /**
@@ -106,8 +106,7 @@ export function bullBatchJobs(
       );
     },
     dispatchSingles: async (batches) => {
-      const [first] = batches;
-      if (!first) return;
+      if (batches.length === 0) return;
       const data: DispatchSinglesJob = {
         batches: batches.map((b) => ({
           batchId: b.id.toString(),
@@ -115,11 +114,8 @@ export function bullBatchJobs(
           recipientId: b.recipientId.toString(),
         })),
       };
-      await queue(QUEUE.dispatchBatch).add(DISPATCH_SINGLES, dispatchSinglesJob.parse(data), {
-        ...JOB_OPTIONS.dispatch,
-        // The group's first batch names it: no other group holds that batch.
-        jobId: batchJobId(QUEUE.dispatchBatch, `singles-${batchJobKey(first.id, first.createdAt)}`),
-      });
+      // A list entry, not a job (DISPATCH_SINGLES says why); the workers pop from the other end, oldest first.
+      await connection.lpush(singlesListKey(redisPrefix), JSON.stringify(dispatchSinglesJob.parse(data)));
     },
     reschedule: async (batchId, scheduledAt) => {
       const delay = scheduledAt ? Math.max(0, scheduledAt.getTime() - now()) : 0;

@@ -13,8 +13,9 @@
 // path on its own, so the caller still gets its own answer (402 for the ones the balance did not cover).
 //
 // The sends the lane wrote go to the workers as groups too (dispatch()): each request asks for its dispatch right
-// after its watch for the outcome is set, and one dispatch-singles job carries the sends asked for within a few
-// milliseconds; the workers start, send and settle the group together (workers/src/jobs/dispatch-singles.ts).
+// after its watch for the outcome is set, and one entry of the singles list (a Redis list: DISPATCH_SINGLES in
+// @switchboard/contracts) carries the sends asked for within a few milliseconds; the workers pop it and start,
+// send and settle the group together (workers/src/jobs/dispatch-singles.ts).
 import { BatchStatus, contentText, ProductCode, TaskType } from "@switchboard/contracts";
 import { type PrismaClient, rawTransaction } from "@switchboard/db";
 import type { BatchJobs } from "@switchboard/domain/batches/batch-jobs";
@@ -43,7 +44,7 @@ type Written = { batchId: bigint; createdAt: Date; recipientId: bigint; row: Bat
 const GROUP_MAX = Math.min(500, INSERT_CHUNK);
 
 /**
- * Longest a lane-written send waits for others to share its dispatch job, when one went just before it. Measured
+ * Longest a lane-written send waits for others to share its group's hand-over, when one went just before it. Measured
  * (`npm run bench:api -- --sends 2000 --clients 20 --split`, docs/benchmarks.md): mode 1 296-313 -> 321-361
  * sends/s, mode 2 636 -> 672-765; a lone send (one client) waits for nothing (p50 22 ms either way). Always
  * waiting 8 ms gave the same rates with larger groups, and 8 ms more for every lone send; 3 ms changed nothing.
@@ -66,9 +67,9 @@ export class SingleSendLane {
   private readonly waiting = new Map<number, Array<{ send: LaneSend; done: (w: Written) => void }>>();
   /** Customers whose group is being written. */
   private readonly writing = new Set<number>();
-  /** Dispatches asked for and not handed over yet: one group job for all of them. */
+  /** Dispatches asked for and not handed over yet: one group for all of them. */
   private dispatching: { sends: Dispatch[]; done: Promise<void> } | null = null;
-  /** When the last group job was handed over (ms). */
+  /** When the last group was handed over (ms). */
   private lastDispatch = 0;
 
   constructor(
@@ -79,12 +80,12 @@ export class SingleSendLane {
   ) {}
 
   /**
-   * Hands a lane-written send to the workers with the others asked for about the same time, in one job. Rejects
-   * when the job could not be added (the caller logs it; the workers' scheduler sends batches left in 20).
+   * Hands a lane-written send to the workers with the others asked for about the same time, as one group. Rejects
+   * when it could not be handed over (the caller logs it; the workers' scheduler sends batches left in 20).
    *
    * A group goes at once when none went in the last DISPATCH_LINGER_MS (a lone send waits for nothing), else
-   * that long after the last one: under load, each job carries the sends of a few milliseconds, and the
-   * workers' cost per group (its job, start, outcome and settling statements, one lease and token request per
+   * that long after the last one: under load, each group carries the sends of a few milliseconds, and the
+   * workers' cost per group (its hand-over, start, outcome and settling statements, one lease and token request per
    * channel) is shared by more sends.
    */
   dispatch(send: Dispatch): Promise<void> {
@@ -98,7 +99,7 @@ export class SingleSendLane {
       const flush = () => {
         this.dispatching = null;
         this.lastDispatch = Date.now();
-        // At most GROUP_MAX per job (the job's contract): more go as several jobs.
+        // At most GROUP_MAX per group (the contract's): more go as several groups.
         const jobs: Promise<void>[] = [];
         for (let i = 0; i < sends.length; i += GROUP_MAX)
           jobs.push(this.jobs.dispatchSingles(sends.slice(i, i + GROUP_MAX)));
