@@ -44,12 +44,14 @@ type Written = { batchId: bigint; createdAt: Date; recipientId: bigint; row: Bat
 const GROUP_MAX = Math.min(500, INSERT_CHUNK);
 
 /**
- * Longest a lane-written send waits for others to share its group's hand-over, when one went just before it. Measured
- * (`npm run bench:api -- --sends 2000 --clients 20 --split`, docs/benchmarks.md): mode 1 296-313 -> 321-361
- * sends/s, mode 2 636 -> 672-765; a lone send (one client) waits for nothing (p50 22 ms either way). Always
- * waiting 8 ms gave the same rates with larger groups, and 8 ms more for every lone send; 3 ms changed nothing.
+ * Longest a lane-written send waits for others to share its group's hand-over, when one went just before it
+ * (docs/benchmarks.md). Against none: mode 1 296-313 -> 321-361 sends/s, mode 2 636 -> 672-765 (`--sends 2000
+ * --clients 20`); a lone send (one client) waits for nothing. 20 ms rather than 8: at 100-500 mode 1 sends/s
+ * offered (open loop, two pairs each) the workers' CPU per send fell 20-40 % and PostgreSQL's 8-20 % (a group's
+ * round trips cost more than its sends there), for p50 +6-10 ms at 100/s; at 1,000-1,500/s the latencies were
+ * the same. Always waiting 8 ms gave the same rates with larger groups, and 8 ms more for every lone send.
  */
-const DISPATCH_LINGER_MS = 8;
+const DISPATCH_LINGER_MS = 20;
 
 /** A materialised single send, with the creation time its job key needs (no read for it). */
 export type LaneMaterialized = Materialized & {
