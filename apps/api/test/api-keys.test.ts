@@ -176,6 +176,29 @@ describe("named API keys", () => {
     expect((await send({ "x-api-key": key }, JSON.stringify({ submitMode: 9 }))).statusCode).toBe(400);
   });
 
+  it("settles every route's guards before its body: 401 or 403 for a bad body without the right caller", async () => {
+    const call = (url: string, headers: Record<string, string>, payload: string) =>
+      t.app
+        .inject({ method: "POST", url, headers: { "content-type": "application/json", ...headers }, payload })
+        .then((r) => r.statusCode);
+    const invalid = JSON.stringify({ submitMode: 9, numbers: "nope", phones: 7 });
+    // A session route: no token, or a forged one, is 401 whatever the body; a signed-in caller of the wrong role
+    // (the tenant's admin on a customer's route) 403; the right caller's bad body 400.
+    const unsigned: Array<Record<string, string>> = [{}, { authorization: "Bearer not.a.token" }];
+    for (const headers of unsigned) {
+      expect(await call("/batch/submit", headers, invalid)).toBe(401);
+      expect(await call("/batch/submit", headers, "{not json")).toBe(401);
+    }
+    expect(await call("/batch/submit", { authorization: `Bearer ${w.admin.token}` }, invalid)).toBe(403);
+    const c = await developer();
+    expect(await call("/batch/submit", { authorization: `Bearer ${c.token}` }, invalid)).toBe(400);
+    // A /v1 route guarded by a key (the opt-out list): 401 without one, 400 with one.
+    expect(await call("/v1/opt-outs", {}, invalid)).toBe(401);
+    expect(await call("/v1/opt-outs", {}, "{not json")).toBe(401);
+    const key = (await createKey(c, { name: "guards", scopes: ["manage"] })).body.data.secretKey;
+    expect(await call("/v1/opt-outs", { "x-api-key": key }, invalid)).toBe(400);
+  });
+
   it("rotates with overlap: the old and the new key both work until the old one is revoked", async () => {
     const c = await developer();
     const old = (await createKey(c, { name: "v1", scopes: ["send", "read", "manage"] })).body.data;

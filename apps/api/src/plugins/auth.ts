@@ -7,7 +7,13 @@
 import { randomUUID } from "node:crypto";
 import fastifyJwt from "@fastify/jwt";
 import { AccountStatus, UserType } from "@switchboard/contracts";
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerAsyncHookHandler,
+  RouteOptions,
+} from "fastify";
 import fp from "fastify-plugin";
 import { AppError, forbidden, unauthorized } from "../lib/errors";
 import { NotifiedMemory } from "../lib/notified-memory";
@@ -50,9 +56,9 @@ declare module "fastify" {
     principal?: Principal;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless a valid, live session token is presented. */
+    /** A route's guard (run before its body is read: guardsFirst): 401 unless a valid, live session token is presented. */
     authenticate: preHandlerAsyncHookHandler;
-    /** preHandler factory: 403 unless the caller has one of these types. */
+    /** A route's guard factory (guardsFirst): 403 unless the caller has one of these types. */
     requireRoles: (...types: UserType[]) => preHandlerAsyncHookHandler;
     signToken: (user: { id: number; tenantId: number | null; type: number; tokenVersion: number }) => {
       token: string;
@@ -160,8 +166,24 @@ const SESSION_USER = {
   username: true,
 } as const;
 
+/**
+ * A route's own preHandlers are its guards (authenticate, requireRoles, apiKeyAuth, apiRateLimit: no route has any
+ * other), and they run as its first onRequest hooks instead, in their order: who may call is settled before the
+ * body is read, so a caller without a valid session or key gets its 401 (or 403) without its body being parsed or
+ * validated, and learns nothing of the fields a route expects (the /v1 send routes declare onRequest themselves).
+ */
+function guardsFirst(route: RouteOptions): void {
+  if (!route.preHandler) return;
+  const guards = Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  const before = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+  route.onRequest = [...before, ...(guards as unknown as onRequestHookHandler[])];
+  route.preHandler = undefined;
+}
+
 export default fp(
   async (app: FastifyInstance) => {
+    // Before any route is declared (the plugin is registered ahead of every module's routes).
+    app.addHook("onRoute", guardsFirst);
     const { config, prisma, redis } = app.deps;
     const sessions = new SessionCache({
       databaseUrl: config.DATABASE_URL,
