@@ -170,7 +170,8 @@ const SESSION_USER = {
  * A route's own preHandlers are its guards (authenticate, requireRoles, apiKeyAuth, apiRateLimit: no route has any
  * other), and they run as its first onRequest hooks instead, in their order: who may call is settled before the
  * body is read, so a caller without a valid session or key gets its 401 (or 403) without its body being parsed or
- * validated, and learns nothing of the fields a route expects (the /v1 send routes declare onRequest themselves).
+ * validated, and learns nothing of the fields a route expects. Routes declare their guards as preHandler, the one
+ * way; this hook is where they are moved.
  */
 function guardsFirst(route: RouteOptions): void {
   if (!route.preHandler) return;

@@ -92,8 +92,9 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
     perSecond: app.deps.config.DEVELOPER_API_RATE_PER_SECOND,
     burst: app.deps.config.DEVELOPER_API_BURST,
   };
-  // The key first (the limit is per customer), then the limit, before the body is read (onRequest): a caller
-  // without a valid key, or over its limit, gets its 401 or 429 without its body being parsed or validated.
+  // The key first (the limit is per customer), then the limit, before the body is read (guardsFirst, plugins/auth.ts,
+  // runs every route's guards as it arrives): a caller without a valid key, or over its limit, gets its 401 or 429
+  // without its body being parsed or validated.
   // Each route names the scope its key needs (docs/api-keys.md): send to create or cancel batches, read for GETs.
   const perCustomerLimit = apiRateLimit(deps.redis, deps.redisPrefix, limit);
   const authenticated = (scope: ApiKeyScope) => [apiKeyAuth(deps.prisma, scope), perCustomerLimit];
@@ -107,7 +108,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/messages",
     {
-      onRequest: authenticated("send"),
+      preHandler: authenticated("send"),
       schema: {
         tags,
         security,
@@ -133,7 +134,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/messages/file",
     {
-      onRequest: authenticated("send"),
+      preHandler: authenticated("send"),
       schema: {
         tags,
         security,
@@ -159,7 +160,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/send-reachable",
     {
-      onRequest: authenticated("send"),
+      preHandler: authenticated("send"),
       schema: {
         tags,
         security,
@@ -185,7 +186,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches/:id",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -206,7 +207,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -222,7 +223,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/cancel",
     {
-      onRequest: authenticated("send"),
+      preHandler: authenticated("send"),
       schema: {
         tags,
         security,
@@ -238,7 +239,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/v1/batches/:id/schedule",
     {
-      onRequest: authenticated("send"),
+      preHandler: authenticated("send"),
       schema: {
         tags,
         security,
@@ -265,7 +266,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/batches/:id/messages",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -282,7 +283,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/messages/:id",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -298,7 +299,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/inbound",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -314,7 +315,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/balance",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -329,7 +330,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/balance/logs",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -345,7 +346,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/products",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
@@ -360,7 +361,7 @@ export const developerApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/v1/prices",
     {
-      onRequest: authenticated("read"),
+      preHandler: authenticated("read"),
       schema: {
         tags,
         security,
