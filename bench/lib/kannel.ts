@@ -4,9 +4,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { sharedDir } from "../../scripts/lib/workplace";
 import { fmt, log, ROOT, WORK } from "./platform";
 
-const KANNEL_SRC = path.resolve(ROOT, "../shared/bench/kannel");
+const KANNEL_SRC = path.join(sharedDir(ROOT, "bench/kannel/run.sh") ?? path.resolve(ROOT, "../shared"), "bench/kannel");
 
 export interface KannelResult {
   /** HTTP sendsms: requests answered ("accepted for delivery") per second. */

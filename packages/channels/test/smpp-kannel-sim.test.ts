@@ -10,18 +10,20 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sharedDir } from "../../../scripts/lib/workplace";
 import type { DeliveryReport } from "../src/adapter";
 import { PDU, Session } from "../src/smpp/protocol/index";
 import { adapter, closeAfter, closeAll, waitFor } from "./smpp-fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const SOURCE = path.resolve(ROOT, "../shared/bench/kannel");
+const SHARED = sharedDir(ROOT, "bench/kannel/smsc-sim.js");
+const SOURCE = path.join(SHARED ?? path.resolve(ROOT, "../shared"), "bench/kannel");
 const COPY = path.join(ROOT, ".bench-work/kannel-sim-conformance");
 /**
- * The simulator is the workplace's (next to the checkout, as bench:batch reads it), not the repository's: a
- * checkout without it skips this file rather than failing, and says so.
+ * The simulator is the workplace's (scripts/lib/workplace.ts), not the repository's: a machine without it skips
+ * this file rather than failing, and says so.
  */
-const SIMULATOR_PRESENT = existsSync(path.join(SOURCE, "smsc-sim.js"));
+const SIMULATOR_PRESENT = SHARED !== undefined;
 if (!SIMULATOR_PRESENT) console.warn(`smpp-kannel-sim: ${SOURCE}/smsc-sim.js not found, conformance tests skipped`);
 
 function simulatorCopy(): string {

@@ -19,6 +19,7 @@ import {
   ESME_RTHROTTLED,
 } from "../smpp/errors";
 import * as smpp from "../smpp/protocol/index";
+import { Npi, sourceAddress, Ton } from "../smpp/source-address";
 import { hashShare } from "./share";
 
 export type ReceiptStat = "DELIVRD" | "UNDELIV" | "EXPIRED" | "REJECTD";
@@ -123,6 +124,8 @@ export interface SmscStats {
   moSent: number;
   moAcked: number;
   enquireLinks: number;
+  /** Clients that ended their bind with unbind (a polite close), not by dropping the connection. */
+  unbinds: number;
   unknownCommands: number;
   connectionsDropped: number;
 }
@@ -266,6 +269,7 @@ function emptyStats(): Omit<SmscStats, "sessions" | "receiptsPending"> {
     moSent: 0,
     moAcked: 0,
     enquireLinks: 0,
+    unbinds: 0,
     unknownCommands: 0,
     connectionsDropped: 0,
   };
@@ -403,6 +407,7 @@ class Smsc implements SmscSimulator {
         this.onBind(state, pdu, "receiver");
         return;
       case "unbind":
+        this.counters.unbinds++;
         this.send(state, pdu.response());
         state.role = undefined;
         state.session.close();
@@ -626,13 +631,16 @@ class Smsc implements SmscSimulator {
   }
 
   private sendMoPart(state: SessionState, item: Receipt, mo: NonNullable<Receipt["mo"]>): boolean {
+    // Written to the number (or name) the user answers: addressed as our adapter addresses a sender id, so a short
+    // code is network specific, not an international number a client would put a "+" before.
+    const to = sourceAddress(item.destination, { sourceTon: Ton.INTERNATIONAL, sourceNpi: Npi.ISDN });
     const pdu = new smpp.PDU("deliver_sm", {
       source_addr_ton: 1,
       source_addr_npi: 1,
       source_addr: item.source.replace(/^\+/, ""),
-      dest_addr_ton: /^\+?\d+$/.test(item.destination) ? 1 : 5,
-      dest_addr_npi: /^\+?\d+$/.test(item.destination) ? 1 : 0,
-      destination_addr: item.destination,
+      dest_addr_ton: to.ton,
+      dest_addr_npi: to.npi,
+      destination_addr: to.addr,
       esm_class: mo.esmClass,
       data_coding: mo.dataCoding,
       short_message: mo.shortMessage,
