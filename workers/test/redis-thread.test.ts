@@ -23,7 +23,8 @@ function withinTurn<T>(promise: Promise<T>): Promise<T | "next turn"> {
 }
 
 beforeAll(async () => {
-  // The thread starts with its first script (a second or so under tsx); later ones find it running.
+  // The thread starts with its first script here (a second or so under tsx; the workers start it when an SMPP
+  // adapter opens: prepare); later ones find it running.
   await thread.run(echo, [`${workerPrefix()}warm`], ["warm"], false);
 });
 afterAll(async () => {
@@ -60,6 +61,36 @@ describe("redis thread", () => {
       expect(await redis.get(key)).toBe("1");
     } finally {
       await impatient.close();
+    }
+  });
+
+  it("is started ahead of its first script, and nothing waits for it before its connection is ready", async () => {
+    const starting = new RedisThread({ REDIS_URL: redisUrl }, redis, logger, 5_000);
+    try {
+      const key = `${workerPrefix()}starting`;
+      // Still loading: the wait could not be answered, so the script is answered a turn later (the old thread held
+      // the event loop for it).
+      const early = starting.run(echo, [key], ["early"], true);
+      expect(await withinTurn(early)).toBe("next turn");
+      expect(await early).toEqual(["early", 1]);
+      // Ready now: answered within the turn.
+      expect(await withinTurn(starting.run(echo, [key], ["ready"], true))).toEqual(["ready", 2]);
+    } finally {
+      await starting.close();
+    }
+    const prepared = new RedisThread({ REDIS_URL: redisUrl }, redis, logger, 5_000);
+    try {
+      prepared.prepare();
+      const key = `${workerPrefix()}prepared`;
+      // Its first script finds it running once it has had the time to start.
+      let answer: unknown = "next turn";
+      for (let i = 0; i < 300 && answer === "next turn"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        answer = await withinTurn(prepared.run(echo, [key], [String(i)], true));
+      }
+      expect(answer).not.toBe("next turn");
+    } finally {
+      await prepared.close();
     }
   });
 

@@ -231,11 +231,15 @@ export function createWorkerDeps(opts: CreateDepsOptions): WorkerDeps {
     onSmppReconnect: () => metrics.smppReconnects.inc(),
     // The account's highest id and its restarts, its long messages' part receipts, and who holds its binds, for
     // every process bound to it (the adapter logs a failure).
-    smppShared: (account, channelId) => ({
-      ids: idRestarts.of(account),
-      parts: partReceipts.of(account, channelId),
-      bind: smppBinds.of(account),
-    }),
+    smppShared: (account, channelId) => {
+      // Its receipts' scripts run on the Redis thread: started now, while the adapter binds, not by the first receipt.
+      redisThread.prepare();
+      return {
+        ids: idRestarts.of(account),
+        parts: partReceipts.of(account, channelId),
+        bind: smppBinds.of(account),
+      };
+    },
   });
   metrics.watch(
     {

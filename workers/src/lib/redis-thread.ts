@@ -10,6 +10,12 @@
 // receipts are acknowledged at once. An answer that takes longer (Redis away, a failover) is not waited for: it settles the promise later, as
 // an ordinary connection would, so nothing is lost or run twice and the event loop is never held for long.
 //
+// The thread takes a while to start (loading its code and connecting: 0.4 s on an idle 2-core machine, 0.7 s on a
+// busy one, more under tsx). It is started as soon as an SMPP adapter opens (prepare(), before its binds are up), and
+// nothing waits for it until its connection is ready: a wait could not be answered then, and each one held the event
+// loop for the whole waitMs, sends and all, while the SMSC held the receipts behind its window (the first receipts of
+// a fresh process trailed their messages by 0.5-2 s on a busy machine, docs/benchmarks.md, session 21).
+//
 // The thread's file sits next to this one: redis-thread.worker.ts under tsx (dev, tests: the thread needs the tsx
 // loader too, found from here) or redis-thread.worker.js beside the workers' bundle (scripts/build.ts).
 import { createRequire } from "node:module";
@@ -36,6 +42,18 @@ const ext = extname(fileURLToPath(import.meta.url));
 const workerFile = new URL(`./redis-thread.worker${ext}`, import.meta.url);
 const execArgv = ext === ".ts" ? ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] : [];
 
+/** The running thread: its port, and the state it shares (SIGNAL_ANSWERED, SIGNAL_READY). */
+interface Started {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+}
+
+/** The shared state's slots: a counter of answers posted (bumped and notified per answer), and 1 while the thread's
+ * connection is ready. */
+export const SIGNAL_ANSWERED = 0;
+export const SIGNAL_READY = 1;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
@@ -43,7 +61,7 @@ interface Pending {
 
 export class RedisThread {
   /** Started by the first script (a process that never takes an SMPP receipt never starts it). */
-  private started: { worker: Worker; port: MessagePort; answered: Int32Array } | undefined;
+  private started: Started | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   /** The thread ended (it should not): scripts go through `fallback`, answered a turn later as before. */
@@ -58,8 +76,13 @@ export class RedisThread {
     private readonly waitMs = DEFAULT_WAIT_MS,
   ) {}
 
-  private start(): { worker: Worker; port: MessagePort; answered: Int32Array } {
-    const signal = new SharedArrayBuffer(4);
+  /** Starts the thread now (an SMPP adapter is opening: its receipts will come through here shortly). */
+  prepare(): void {
+    if (!this.dead && !this.closed) this.started ??= this.start();
+  }
+
+  private start(): Started {
+    const signal = new SharedArrayBuffer(8);
     const { port1, port2 } = new MessageChannel();
     // Answers that come after the wait (or to a call that did not wait) arrive as messages.
     port1.on("message", (answer: ScriptAnswer) => this.settle(answer));
@@ -73,7 +96,7 @@ export class RedisThread {
     worker.unref();
     worker.on("error", (err) => this.fail(err));
     worker.once("exit", (code) => this.fail(new Error(`redis thread exited (code ${code})`)));
-    return { worker, port: port1, answered: new Int32Array(signal) };
+    return { worker, port: port1, signal: new Int32Array(signal) };
   }
 
   /**
@@ -83,18 +106,19 @@ export class RedisThread {
   run({ script, sha }: RedisScript, keys: string[], args: Array<string | number>, wait: boolean): Promise<unknown> {
     if (this.dead) return runScript(this.fallback, { script, sha }, keys, args);
     this.started ??= this.start();
-    const { port, answered } = this.started;
+    const { port, signal } = this.started;
     const id = ++this.nextId;
     const promise = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     port.postMessage({ id, script, sha, keys, args } satisfies ScriptRequest);
-    // Redis away (the process's own connection says so): the answer will wait for the reconnect, not for us.
-    if (!wait || this.fallback.status !== "ready") return promise;
-    return this.block(id, port, answered, promise);
+    // Redis away (the process's own connection says so): the answer will wait for the reconnect, not for us. The
+    // thread still starting or reconnecting: the same.
+    if (!wait || this.fallback.status !== "ready" || Atomics.load(signal, SIGNAL_READY) !== 1) return promise;
+    return this.block(id, port, signal, promise);
   }
 
   /** Blocks until request `id` is answered or waitMs has passed. */
-  private block(id: number, port: MessagePort, answered: Int32Array, promise: Promise<unknown>): Promise<unknown> {
-    let seen = Atomics.load(answered, 0);
+  private block(id: number, port: MessagePort, signal: Int32Array, promise: Promise<unknown>): Promise<unknown> {
+    let seen = Atomics.load(signal, SIGNAL_ANSWERED);
     const deadline = performance.now() + this.waitMs;
     while (this.pending.has(id)) {
       // Answers already posted are taken first: the counter may have moved before `seen` was read.
@@ -106,8 +130,8 @@ export class RedisThread {
       if (!this.pending.has(id)) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
-      Atomics.wait(answered, 0, seen, left);
-      seen = Atomics.load(answered, 0);
+      Atomics.wait(signal, SIGNAL_ANSWERED, seen, left);
+      seen = Atomics.load(signal, SIGNAL_ANSWERED);
     }
     return promise;
   }

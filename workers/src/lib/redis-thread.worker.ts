@@ -3,7 +3,7 @@
 // waiting for that answer synchronously (Atomics.wait).
 import { type MessagePort, workerData } from "node:worker_threads";
 import { connectRedis, type RedisSettings, runScript } from "@switchboard/domain/redis";
-import type { ScriptAnswer, ScriptRequest } from "./redis-thread";
+import { type ScriptAnswer, type ScriptRequest, SIGNAL_ANSWERED, SIGNAL_READY } from "./redis-thread";
 
 interface ThreadData {
   settings: RedisSettings;
@@ -12,7 +12,7 @@ interface ThreadData {
 }
 
 const { settings, port, signal } = workerData as ThreadData;
-const answered = new Int32Array(signal);
+const state = new Int32Array(signal);
 // Commands wait for a reconnect rather than fail after a few retries: the main thread bounds its own wait, and a
 // late answer still reaches the caller's promise.
 const redis = connectRedis(settings, {
@@ -21,6 +21,9 @@ const redis = connectRedis(settings, {
 });
 // The main thread's own connection says Redis is away; this one only must not end the thread.
 redis.on("error", () => undefined);
+// The main thread waits for answers only while this connection is ready (until then they would not come in time).
+redis.on("ready", () => Atomics.store(state, SIGNAL_READY, 1));
+redis.on("close", () => Atomics.store(state, SIGNAL_READY, 0));
 
 port.on("message", (request: ScriptRequest) => {
   runScript(redis, request, request.keys, request.args).then(
@@ -31,6 +34,6 @@ port.on("message", (request: ScriptRequest) => {
 
 function answer(message: ScriptAnswer): void {
   port.postMessage(message);
-  Atomics.add(answered, 0, 1);
-  Atomics.notify(answered, 0);
+  Atomics.add(state, SIGNAL_ANSWERED, 1);
+  Atomics.notify(state, SIGNAL_ANSWERED);
 }
