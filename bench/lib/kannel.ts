@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { sharedDir } from "../../scripts/lib/workplace";
+import { sharedDir } from "../../packages/channels/test/workplace";
 import { fmt, log, ROOT, WORK } from "./platform";
 
 const KANNEL_SRC = path.join(sharedDir(ROOT, "bench/kannel/run.sh") ?? path.resolve(ROOT, "../shared"), "bench/kannel");

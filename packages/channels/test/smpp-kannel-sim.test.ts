@@ -10,17 +10,17 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sharedDir } from "../../../scripts/lib/workplace";
 import type { DeliveryReport } from "../src/adapter";
 import { PDU, Session } from "../src/smpp/protocol/index";
 import { adapter, closeAfter, closeAll, waitFor } from "./smpp-fixtures";
+import { sharedDir } from "./workplace";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SHARED = sharedDir(ROOT, "bench/kannel/smsc-sim.js");
 const SOURCE = path.join(SHARED ?? path.resolve(ROOT, "../shared"), "bench/kannel");
 const COPY = path.join(ROOT, ".bench-work/kannel-sim-conformance");
 /**
- * The simulator is the workplace's (scripts/lib/workplace.ts), not the repository's: a machine without it skips
+ * The simulator is the workplace's (workplace.ts), not the repository's: a machine without it skips
  * this file rather than failing, and says so.
  */
 const SIMULATOR_PRESENT = SHARED !== undefined;
