@@ -1,5 +1,6 @@
-// What the SMPP tests share: a simulator and an adapter bound to it, both closed after each test, and a bounded
-// poll. Each test file registers `afterEach(closeAll)`.
+// What the SMPP tests share: a simulator and an adapter bound to it, both closed after each test, a bounded poll,
+// and a free port for a peer started as its own process. Each test file registers `afterEach(closeAll)`.
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { createSmppAdapter, type SmppAdapter, type SmppConfigInput } from "../src/index";
 import { type SmscSimulator, startSmscSimulator } from "../src/simulators/index";
 
@@ -43,4 +44,16 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A port free on loopback now (for a peer that takes its port on its command line or in its configuration). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -7,12 +7,11 @@
 // The simulator needs its own npm packages: it runs from a scratch copy with them installed, as bench:batch does.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { type AddressInfo, createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryReport } from "../src/adapter";
 import { PDU, Session } from "../src/smpp/protocol/index";
-import { adapter, closeAfter, closeAll, waitFor } from "./smpp-fixtures";
+import { adapter, closeAfter, closeAll, freePort, waitFor } from "./smpp-fixtures";
 import { sharedDir } from "./workplace";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -38,17 +37,6 @@ function simulatorCopy(): string {
     });
   }
   return COPY;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface KannelSim {

@@ -10,12 +10,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, createServer as createNetServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SimulatorSubmit, type SmscSimulator, startSmscSimulator } from "../src/simulators/smsc";
 import { ESME_RINVDSTADR } from "../src/smpp/errors";
+import { freePort } from "./smpp-fixtures";
 
 const BEARERBOX = "/usr/sbin/bearerbox";
 const SMSBOX = "/usr/sbin/smsbox";
@@ -25,17 +26,6 @@ if (!KANNEL_PRESENT) console.warn("smsc-simulator-kannel: Kannel (bearerbox, sms
 /** Kannel's delivery report types (dlr-mask bits, the %d of dlr-url). */
 const DLR = { delivered: 1, undelivered: 2, smscReject: 16 } as const;
 const ADMIN_PASSWORD = "conformance";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
