@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { BalanceLogType, BatchStatus, dispatchSinglesJob, parseMoney, singlesListKey } from "@switchboard/contracts";
 import { secretKeyHash } from "@switchboard/domain/callback-signature";
 import { applyBalanceChange } from "@switchboard/domain/ledger";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SingleSendLane } from "../src/modules/batch-submit/single-lane";
 import { SubmitMemory } from "../src/modules/batch-submit/submit-memory";
 import { type Account, BatchFixtures, type BatchWorld, multiple, PRICES, post } from "./batch-fixtures";
 import { createTestApp, type TestContext } from "./helpers";
@@ -58,7 +59,8 @@ describe("single sends written in groups", () => {
       expect(batch.recipientIdFrom! < batch.recipientIdTo!).toBe(true);
     }
     // They wait for the workers in groups on the singles list (dispatch-singles): each batch in exactly one, with
-    // its creation time and its recipient, and fewer groups than sends.
+    // its creation time and its recipient, and fewer groups than sends. (Mode 2 answers before the hand-over.)
+    await t.app.batchDeps.lane.handedOver();
     const jobs = (await t.redis.lrange(singlesListKey(t.config.REDIS_PREFIX), 0, -1)).map((entry) =>
       dispatchSinglesJob.parse(JSON.parse(entry)),
     );
@@ -129,6 +131,66 @@ describe("single sends written in groups", () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 400, 200, 200, 200]);
     expect(answers[2]!.body.message).toMatch(/opt/i);
     expect(await fx.batchCount(c.id)).toBe(5);
+  });
+});
+
+describe("handing single sends over to the workers", () => {
+  const dispatches = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => ({ id: BigInt(from + i), createdAt: new Date(), recipientId: BigInt(i) }));
+
+  it("a group goes when its linger ends, or at once when it holds 100; handedOver() waits for the rest", async () => {
+    const groups: number[][] = [];
+    const lane = new SingleSendLane(t.prisma, t.app.batchDeps.lane.memory, t.app.log, {
+      dispatchSingles: async (sends) => {
+        groups.push(sends.map((s) => Number(s.id)));
+      },
+    });
+    // A lone send goes at once (nothing went before it).
+    await lane.dispatch(dispatches(1)[0]!);
+    expect(groups).toEqual([[0]]);
+    // 250 asked for right after it: two full groups go without waiting for the linger, the rest when it ends.
+    const asked = dispatches(250, 1).map((d) => lane.dispatch(d));
+    expect(groups.map((g) => g.length)).toEqual([1, 100, 100]);
+    expect(groups[1]![0]).toBe(1);
+    await lane.handedOver();
+    expect(groups.map((g) => g.length)).toEqual([1, 100, 100, 50]);
+    expect(groups.flat()).toEqual(Array.from({ length: 251 }, (_, i) => i));
+    await Promise.all(asked);
+  });
+
+  it("mode 2 answers once its batch is committed, before the hand-over; the hand-over follows", async () => {
+    const c = await fx.customer(w, "10.00");
+    const lane = t.app.batchDeps.lane;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const original = lane.dispatch.bind(lane);
+    let forwarded: Promise<void> | undefined;
+    const held = vi.spyOn(lane, "dispatch").mockImplementationOnce(async (send) => {
+      await gate;
+      forwarded = original(send);
+      return forwarded;
+    });
+    try {
+      const answer = await sendOne(c);
+      expect(answer.status).toBe(200);
+      const id = answer.body.data.batch.id;
+      expect(held).toHaveBeenCalledTimes(1);
+      await fx.expectExactCharge(id);
+      const listed = async () =>
+        (await t.redis.lrange(singlesListKey(t.config.REDIS_PREFIX), 0, -1))
+          .flatMap((entry) => dispatchSinglesJob.parse(JSON.parse(entry)).batches)
+          .some((b) => b.batchId === id);
+      expect(await listed()).toBe(false);
+      release();
+      await vi.waitFor(() => expect(forwarded).toBeDefined());
+      await forwarded;
+      expect(await listed()).toBe(true);
+    } finally {
+      release();
+      held.mockRestore();
+    }
   });
 });
 

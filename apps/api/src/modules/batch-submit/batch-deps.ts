@@ -74,7 +74,11 @@ export const batchDepsPlugin = fp(
     const callbacks = bullCallbackJobs(redis, config.REDIS_PREFIX, prisma, (err) =>
       app.log.error({ err }, "could not enqueue batch_status callbacks"),
     );
-    app.addHook("onClose", () => Promise.all([jobs.close(), outcomes.close(), callbacks.close(), memory.close()]));
+    app.addHook("onClose", async () => {
+      // Mode 2 answers before the lane hands its sends over: they go before the queues close.
+      await lane.handedOver();
+      await Promise.all([jobs.close(), outcomes.close(), callbacks.close(), memory.close()]);
+    });
     app.decorate("batchDeps", {
       prisma,
       redis,

@@ -272,10 +272,16 @@ async function createBatch(
   }
   const sendsNow = made.status === BatchStatus.PENDING_SEND && spec.scheduledAt === null;
   const watch = body.submitMode === SubmitMode.SINGLE && sendsNow ? await deps.outcomes.watch(made.batchId) : null;
-  if (made.status === BatchStatus.PENDING_SEND) await enqueueDispatch(deps, made, spec.scheduledAt);
+  const laneRow = (made as Partial<LaneMaterialized>).row;
+  if (made.status === BatchStatus.PENDING_SEND) {
+    const handOver = enqueueDispatch(deps, made, spec.scheduledAt);
+    // A send the lane wrote is committed and charged: mode 2 ("accept, answer at once, send asynchronously")
+    // answers without waiting for the lane's hand-over, which waits up to its linger to share a group (the app's
+    // close waits for it; one that fails is logged, and the scheduler sends the batch left in 20).
+    if (watch || !laneRow) await handOver;
+  }
 
   const numbers = numberOutcomes(inputs, sorted, made.quote, made.optedOut);
-  const laneRow = (made as Partial<LaneMaterialized>).row;
   const single =
     body.submitMode === SubmitMode.SINGLE
       ? await singleAnswer(deps, made.batchId, made.status, watch, opts.lang)
