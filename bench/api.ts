@@ -2,7 +2,8 @@
 //   npm run bench:api                                   every phase
 //   npm run bench:api -- --sends 2000 --clients 20 --split
 //
-// Phases, in one run on one machine (the load comes from this process, through an undici keep-alive pool):
+// Phases, in one run on one machine (the load comes through undici keep-alive pools: the session check's from this
+// process, the single sends' from a load driver of their own, bench/lib/send-driver.ts, as Kannel's comes):
 //   1. GET /user/info with a session token, against a bare Fastify route answering the same JSON: the session
 //      check's cost as a ratio (alternating rounds, medians: --info per round, --info-rounds).
 //   2. POST /v1/messages mode 1 (one number, the answer waits for the provider's answer) through the SMSC
@@ -20,14 +21,16 @@
 //      answering after the same latency; the issue's ratios, ours / Kannel's.
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { ProductCode, SendResult, SubmitMode, TaskType } from "@switchboard/contracts";
+import { ProductCode, SendResult, SubmitMode } from "@switchboard/contracts";
 import type { PrismaClient } from "@switchboard/db";
 import Fastify from "fastify";
 import { Pool } from "undici";
 import { kannelCopy, runKannel } from "./lib/kannel";
+import { type Driven, drive } from "./lib/load";
 import { child } from "./lib/pipeline";
 import { arg, cpuMeter, fmt, log, postgresPids, startPlatform, WORK } from "./lib/platform";
 import { printProfile, profiled } from "./lib/profile";
+import { SendDriver } from "./lib/send-driver";
 
 const N_INFO = arg("info", 20_000);
 const INFO_ROUNDS = arg("info-rounds", 5);
@@ -44,77 +47,6 @@ const WARMUP = arg("warmup", 2_000);
 const SMSC_PORT = arg("smsc-port", 22776);
 const SMSC_LATENCY_MS = arg("smsc-latency-ms", 5);
 const NO_KANNEL = process.argv.includes("--no-kannel");
-
-interface Driven {
-  rate: number;
-  p50: number;
-  p99: number;
-  max: number;
-  seconds: number;
-}
-
-/** Runs `one(i)` for i < n with `inFlight` at once; rate and latency percentiles (ms). */
-async function drive(n: number, inFlight: number, one: (i: number) => Promise<void>): Promise<Driven> {
-  const latencies: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < n) {
-        const i = next++;
-        const t = performance.now();
-        await one(i);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  return { rate: n / seconds, ...percentiles(latencies), seconds };
-}
-
-/** p50, p99 and max of latencies (ms, rounded); sorts them in place. */
-function percentiles(latencies: number[]) {
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  return { p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1) ?? 0) };
-}
-
-/**
- * Offers `rate` calls a second for `seconds` whatever the answers do (an open loop: callers that do not wait for
- * each other, as a platform's traffic is), at most `maxInFlight` at once. Each latency is counted from the moment
- * the call was due, so a stall is not hidden by calls not made meanwhile. The rate is of calls answered.
- */
-async function offer(rate: number, seconds: number, maxInFlight: number, one: (i: number) => Promise<void>) {
-  const latencies: number[] = [];
-  const total = Math.round(rate * seconds);
-  let issued = 0;
-  let inFlight = 0;
-  let refused = 0;
-  const calls: Promise<void>[] = [];
-  const t0 = performance.now();
-  while (issued < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000) + 1);
-    for (; issued < due; issued++) {
-      const dueAt = t0 + (issued * 1000) / rate;
-      if (inFlight >= maxInFlight) {
-        refused++;
-        continue;
-      }
-      inFlight++;
-      calls.push(
-        one(issued).then(() => {
-          inFlight--;
-          latencies.push(performance.now() - dueAt);
-        }),
-      );
-    }
-    await new Promise((r) => setTimeout(r, 1));
-  }
-  await Promise.all(calls);
-  const elapsed = (performance.now() - t0) / 1000;
-  return { answered: latencies.length / elapsed, ...percentiles(latencies), refused };
-}
 
 /** Transactions committed in the bench's database so far (each statement outside a transaction is one). */
 async function commits(prisma: { $queryRaw: (q: TemplateStringsArray) => Promise<unknown> }) {
@@ -143,9 +75,9 @@ async function main() {
   });
   const { prisma, customer, base, token } = platform;
   const procs: ChildProcess[] = [];
-  // A connection per client (64 at least, as the session check's phase had): with fewer, --clients above it
-  // would not all be in flight at once (the single sends' groups were capped at 63 sends by the pool).
-  const pool = new Pool(base, { connections: Math.max(64, CLIENTS) });
+  let stopDriver = async () => {};
+  // The session check's 64 in flight, and the set-up's calls (the single sends have the driver's pool).
+  const pool = new Pool(base, { connections: 64 });
   /** Our single sends' rates, for the comparison with Kannel once the platform is stopped. */
   let singles: { mode1: number; mode2Answered: number; mode2Sent: number } | undefined;
   try {
@@ -221,34 +153,24 @@ async function main() {
     procs.push(smsc);
     await request("POST", "/user/api/toggle", auth, { enabled: true });
     const key = ((await request("POST", "/user/sk/refresh", auth, {})).data as { secretKey: string }).secretKey;
-    const keyAuth = { authorization: `Bearer ${key}` };
-    let numberSeq = 0;
-    const send = (mode: "1" | "2") => async () => {
-      const n = numberSeq++;
-      const number = `+1212${String(3_000_000 + n).padStart(7, "0")}`;
-      const content = { product: ProductCode.SMS, text: `Your code is ${String(n % 1_000_000).padStart(6, "0")}` };
-      const body =
-        mode === "1"
-          ? { productId: smsProduct.id, taskType: TaskType.MESSAGE, submitMode: SubmitMode.SINGLE, number, content }
-          : {
-              productId: smsProduct.id,
-              taskType: TaskType.MESSAGE,
-              submitMode: SubmitMode.MULTIPLE,
-              numbers: [number],
-              content,
-            };
-      const answer = await request("POST", "/v1/messages", keyAuth, body);
-      if (answer.code !== 0) throw new Error(`refused: ${answer.message}`);
-    };
+    const driver = new SendDriver({
+      base,
+      secretKey: key,
+      productId: smsProduct.id,
+      // A connection per client (64 at least): with fewer, --clients above it would not all be in flight at once
+      // (the single sends' groups were capped at 63 sends by the pool).
+      connections: Math.max(64, CLIENTS),
+    });
+    stopDriver = () => driver.close();
     // The SMPP link comes up with the first batch: one send before the clock starts.
-    await send("1")();
+    await driver.drive("1", 1, 1);
     // A platform in service has its code compiled and its connections open; a fresh process pays for both in its
     // first thousands of sends (measured cold, mode 1 cost 15-40 % more CPU per send in every process and its p99
     // doubled: docs/benchmarks.md). Both modes warm up, unmeasured, and mode 2's last sends are out before the clock.
     if (WARMUP > 0) {
       const warmSince = new Date();
-      await drive(WARMUP, CLIENTS, send("1"));
-      await drive(WARMUP, CLIENTS, send("2"));
+      await driver.drive("1", WARMUP, CLIENTS);
+      await driver.drive("2", WARMUP, CLIENTS);
       await sentBy(prisma, customer.id, warmSince, 2 * WARMUP);
       log(`warmed up: ${fmt(WARMUP)} single sends of each mode, unmeasured`);
     }
@@ -258,6 +180,7 @@ async function main() {
       ...(platform.workersPid !== process.pid
         ? { API: () => [process.pid], workers: () => [platform.workersPid] }
         : { "API + workers": () => [process.pid] }),
+      "load driver": () => [driver.pid],
       "SMSC simulator": () => [smsc.pid as number],
       PostgreSQL: postgresPids,
     });
@@ -266,7 +189,7 @@ async function main() {
     // --profile (without --split: the API and the workers are this process) samples where mode 1's CPU goes.
     const { result: mode1, profile } = await profiled(
       process.argv.includes("--profile"),
-      () => drive(N_SENDS, CLIENTS, send("1")),
+      () => driver.drive("1", N_SENDS, CLIENTS),
       path.join(WORK, "api-mode1.cpuprofile"),
     );
     const cpu1 = meter.stop();
@@ -302,7 +225,7 @@ async function main() {
     meter.start();
     const { result: mode2, profile: profile2 } = await profiled(
       process.argv.includes("--profile"),
-      () => drive(N_SENDS, CLIENTS, send("2")),
+      () => driver.drive("2", N_SENDS, CLIENTS),
       path.join(WORK, "api-mode2.cpuprofile"),
     );
     printProfile("mode 2 single sends (this process)", profile2);
@@ -322,7 +245,7 @@ async function main() {
     // answers its clients in waves, each stage waiting for the one before it: its latency is clients / rate).
     for (const rate of RATES) {
       meter.start();
-      const r = await offer(rate, RATE_SECONDS, 2_000, send("1"));
+      const r = await driver.offer("1", rate, RATE_SECONDS, 2_000);
       const cpu = meter.stop();
       const sent = Math.round(rate * RATE_SECONDS) - r.refused;
       log(
@@ -336,6 +259,7 @@ async function main() {
       );
     }
   } finally {
+    await stopDriver();
     await pool.close();
     // The workers first, while the SMSC still answers: mode 2's last sends drain instead of retrying a dead link
     // until the workers' shutdown gives up (minutes).
