@@ -58,6 +58,26 @@ describe("NUL characters", () => {
     });
     expect(nested.status).toBe(400);
     expect(nested.body.message).toContain("content.text");
+    // In a list, the element is named by its index; in a key, the object holding it is named.
+    const inList = await call(t.app, "POST", "/batch/submit", {
+      token,
+      lang: "en",
+      body: {
+        taskType: 2,
+        submitMode: 2,
+        numbers: ["+8613800138000", "+86138\u000000138001"],
+        content: { text: "hi" },
+      },
+    });
+    expect(inList.status).toBe(400);
+    expect(inList.body.message).toBe("field numbers.1 contains a NUL character, which is not allowed");
+    const inKey = await call(t.app, "POST", "/batch/submit", {
+      token,
+      lang: "en",
+      body: { taskType: 2, submitMode: 1, content: { product: 3000, "te\u0000xt": "hi" } },
+    });
+    expect(inKey.status).toBe(400);
+    expect(inKey.body.message).toBe("field content contains a NUL character, which is not allowed");
     const query = await call(t.app, "GET", "/batch/list", { token, lang: "zh", query: { keyword: "a\u0000b" } });
     expect(query.status).toBe(400);
     expect(query.body.message).toBe("字段 keyword 含有不允许的空字符（NUL）");

@@ -24,16 +24,37 @@ export class InputValidationError extends Error {
  * "" when it is the value itself, null when there is none. PostgreSQL cannot store NUL in text, so such input
  * is refused as a whole before anything reads it.
  */
-export function nulField(value: unknown, path = "", depth = 0): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+export function nulField(value: unknown): string | null {
+  const path = nulPath(value, 0);
+  return path === null ? null : path.reverse().join(".");
+}
+
+/**
+ * nulField's walk: every request's params, query and body pass here, so it builds nothing while it finds nothing
+ * (the path's keys are collected, innermost first, only on the way back from a NUL), and walks arrays by index.
+ */
+function nulPath(value: unknown, depth: number): string[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? [] : null;
   // Raw bodies (provider webhooks, files) are bytes for their own readers, not text fields.
   if (typeof value !== "object" || value === null || depth > 32 || Buffer.isBuffer(value)) return null;
-  // for...in, not Object.entries: every request's params, query and body pass here (no array made per object)
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], depth + 1);
+      if (found !== null) {
+        found.push(String(i));
+        return found;
+      }
+    }
+    return null;
+  }
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    if (key.includes("\u0000")) return path || "body";
-    const found = nulField((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
-    if (found !== null) return found;
+    if (key.includes("\u0000")) return depth === 0 ? ["body"] : [];
+    const found = nulPath((value as Record<string, unknown>)[key], depth + 1);
+    if (found !== null) {
+      found.push(key);
+      return found;
+    }
   }
   return null;
 }
