@@ -37,8 +37,8 @@ let seq = 0;
 /** A US number of its own for every send (US: 80 units a segment). */
 const usNumber = () => `+1212555${String(1000 + (seq++ % 9000)).padStart(4, "0")}`;
 
-const sendOne = (c: Account, number = usNumber()) =>
-  post<SubmitData>(t, "/batch/submit", c.token, multiple(w, [number]));
+const sendOne = (c: Account, number = usNumber(), on: TestContext = t) =>
+  post<SubmitData>(on, "/batch/submit", c.token, multiple(w, [number]));
 
 /** Sends all at once (the lane sees them while a group is being written). */
 const sendAll = (c: Account, numbers: string[]) => Promise.all(numbers.map((n) => sendOne(c, n)));
@@ -191,6 +191,40 @@ describe("handing single sends over to the workers", () => {
       release();
       held.mockRestore();
     }
+  });
+});
+
+describe("closing the API", () => {
+  it("waits for the hand-overs of sends it has answered before its queues close", async () => {
+    const c = await fx.customer(w, "10.00");
+    const other = await createTestApp();
+    // The lane's push to the singles list, held back until released.
+    const jobs = (other.app.batchDeps.lane as unknown as { jobs: { dispatchSingles: (s: unknown[]) => Promise<void> } })
+      .jobs;
+    const push = jobs.dispatchSingles.bind(jobs);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    jobs.dispatchSingles = async (sends) => {
+      await gate;
+      return push(sends);
+    };
+    const answer = await sendOne(c, usNumber(), other);
+    expect(answer.status).toBe(200);
+    const id = answer.body.data.batch.id;
+    let closed = false;
+    const closing = other.close().then(() => {
+      closed = true;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    const listed = (await t.redis.lrange(singlesListKey(t.config.REDIS_PREFIX), 0, -1))
+      .flatMap((entry) => dispatchSinglesJob.parse(JSON.parse(entry)).batches)
+      .some((b) => b.batchId === id);
+    expect(listed).toBe(true);
   });
 });
 
