@@ -427,6 +427,18 @@ describe("receipts of an SMSC account with several channels", () => {
     expect(outcomes.attach(b, { providerMessageId: "m", status: "delivered" })).toBe(true);
   });
 
+  it("a receipt the SMSC delivered twice within one read is recorded once, and the other is not given back", async () => {
+    const a = await createSmppChannel(prisma, { port });
+    const sent = await sentOn(a, `acct-${port}-5`);
+    const report = { providerMessageId: `acct-${port}-5`, status: "delivered" as const };
+    expect(await recordDeliveryReports(deps, { channelId: a, reports: [report, report] }, { firstRun: true })).toEqual({
+      recorded: 1,
+      unmatched: [],
+    });
+    const batch = await prisma.messageBatch.findUniqueOrThrow({ where: { id: sent.batchId } });
+    expect(batch.deliveredCount).toBe(1);
+  });
+
   it("records when a receipt arrived, never before its message was sent", async () => {
     const a = await createSmppChannel(prisma, { port });
     const early = await sentOn(a, `acct-${port}-2`);

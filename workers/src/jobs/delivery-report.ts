@@ -143,7 +143,7 @@ export async function recordDeliveryReports(
       FROM hit
       WHERE r.ctid = ANY (ARRAY(SELECT tid FROM hit)) AND r.ctid = hit.tid AND r.tableoid = hit.toid
         AND r."receiveResult" = ${ReceiveResult.UNKNOWN}
-      RETURNING r.id, r."batchId", r."receiveResult" AS result, r."sentAt", r."receivedAt"
+      RETURNING hit.idx, hit.had, r.id, r."batchId", r."receiveResult" AS result, r."sentAt", r."receivedAt"
     ), c AS (
       SELECT "batchId",
              count(*) FILTER (WHERE result = ${ReceiveResult.RECEIVED})::int AS delivered,
@@ -161,10 +161,17 @@ export async function recordDeliveryReports(
       FROM locked l
       WHERE b.id = l.id
     )
-    SELECT hit.idx, u.id AS "recipientId", u."batchId", hit.had, u.result, b."productCode" AS product,
+    -- every hit once: the recorded ones as the update returned them, then the others (already had a receipt, or
+    -- a second receipt of a message in this read). Not hit LEFT JOIN u: planned for CTEs of unknown size, that
+    -- join rescanned u once per hit, quadratic in the read (this statement's time per receipt -5 to -10 % at
+    -- ~120 receipts a read, docs/benchmarks.md, session 23).
+    SELECT u.idx, u.id AS "recipientId", u."batchId", u.had, u.result, b."productCode" AS product,
            (SELECT kind FROM channels WHERE id = ${channelId}) AS kind,
            extract(epoch FROM u."receivedAt" - u."sentAt")::float8 AS "lagSeconds"
-    FROM hit LEFT JOIN u ON u.id = hit.id LEFT JOIN message_batches b ON b.id = u."batchId"`;
+    FROM u LEFT JOIN message_batches b ON b.id = u."batchId"
+    UNION ALL
+    SELECT hit.idx, NULL, NULL, hit.had, NULL, NULL, NULL, NULL
+    FROM hit WHERE hit.idx <> ALL (ARRAY(SELECT idx FROM u))`;
 
   // Found only on messages that already have their receipt: a duplicate, or (first run) the receipt of a newer
   // message with a repeated id whose outcome is not written yet; the first run gives it back to wait for that.
