@@ -266,7 +266,7 @@ export class SingleSendLane {
           SELECT rid, bid, phone, cc, ch, units, price FROM v
         )
         -- Each batch's send found by its id's place among the written ones' (not v JOIN b: planned for CTEs of
-        -- unknown size, that join rescanned b, whole rows and all, once per send: quadratic in the group, -2 to
+        -- unknown size, that join rescanned b, whole rows and all, once per send: quadratic in the group, -1 to
         -- -8 % of this statement's time at ~50 sends a group, docs/benchmarks.md, session 23); its recipient's id is
         -- the one inside its bounds.
         SELECT (ARRAY(SELECT ord FROM v ORDER BY ord))[array_position(ARRAY(SELECT bid FROM v ORDER BY ord), b.id)]
