@@ -1,6 +1,8 @@
+import { GSM7_BASIC_ALPHABET } from "@switchboard/contracts";
 import { describe, expect, it } from "vitest";
 import { encodeGsm7, encodeMessage, encodeUcs2 } from "../src/smpp/encoding";
 import { smppStatus } from "../src/smpp/errors";
+import { decodeGsm7 } from "../src/smpp/protocol/text";
 
 describe("encodeGsm7", () => {
   it("writes one unpacked septet per octet, escaping the extension table", () => {
@@ -10,6 +12,34 @@ describe("encodeGsm7", () => {
       0x0a,
     ]);
     expect(() => encodeGsm7("ж")).toThrow(RangeError);
+  });
+});
+
+describe("decodeGsm7", () => {
+  // Septet by septet from the alphabet itself: what the fast path (texts of characters that are their own Latin-1
+  // code) and the general path must both give.
+  const reference = (octets: number[]) => octets.map((o) => (o > 0x7f ? " " : GSM7_BASIC_ALPHABET.charAt(o))).join("");
+
+  it("reads every basic septet as its character, alone and among receipt-like text", () => {
+    const prefix = [...encodeGsm7("id:12 stat:DELIVRD ")];
+    for (let septet = 0; septet < 128; septet++) {
+      if (septet === 0x1b) continue;
+      for (const octets of [[septet], [...prefix, septet, 0x41]]) {
+        expect(decodeGsm7(Uint8Array.from(octets))).toBe(reference(octets));
+      }
+    }
+    const receipt =
+      "id:0a1B2c sub:001 dlvrd:001 submit date:2611281200 done date:2611281201 stat:DELIVRD err:000 text:";
+    expect(decodeGsm7(encodeGsm7(receipt))).toBe(receipt);
+    // a view into a larger buffer reads only its own octets
+    const framed = Buffer.from([0x7f, ...encodeGsm7("stat:UNDELIV"), 0x00]);
+    expect(decodeGsm7(framed.subarray(1, framed.length - 1))).toBe("stat:UNDELIV");
+  });
+
+  it("reads escapes, octets above 0x7F and a trailing escape as before", () => {
+    expect(decodeGsm7(encodeGsm7("€ {x} @£$_"))).toBe("€ {x} @£$_");
+    expect(decodeGsm7(Uint8Array.from([0x41, 0x80, 0x42]))).toBe("A B");
+    expect(decodeGsm7(Uint8Array.from([0x41, 0x1b]))).toBe("A ");
   });
 });
 

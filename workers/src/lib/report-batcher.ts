@@ -18,12 +18,34 @@ export function jobReport(report: DeliveryReport, arrivedAt: number): Report {
   const item: Report = {
     providerMessageId: report.providerMessageId.slice(0, 64),
     status: report.status,
-    arrivedAt: new Date(arrivedAt).toISOString(),
+    arrivedAt: arrivals.iso(arrivedAt),
   };
   if (report.errorCode) item.errorCode = report.errorCode.slice(0, 32);
-  if (report.doneAt && !Number.isNaN(report.doneAt.getTime())) item.doneAt = report.doneAt.toISOString();
+  const done = report.doneAt?.getTime();
+  if (done !== undefined && !Number.isNaN(done)) item.doneAt = doneDates.iso(done);
   return item;
 }
+
+/**
+ * The last time written as ISO text, and its text. Receipts come a window at a time: those of one read share their
+ * arrival millisecond, and their done dates (minute resolution) repeat for a minute; formatting each anew was most
+ * of jobReport's time.
+ */
+class IsoMemo {
+  private ms = Number.NaN;
+  private text = "";
+
+  iso(ms: number): string {
+    if (ms !== this.ms) {
+      this.text = new Date(ms).toISOString();
+      this.ms = ms;
+    }
+    return this.text;
+  }
+}
+
+const arrivals = new IsoMemo();
+const doneDates = new IsoMemo();
 
 /** A receipt waiting for its job, with its name in the receipt journal. */
 interface Item {

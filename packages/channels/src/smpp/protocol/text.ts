@@ -30,6 +30,12 @@ for (const [ch, septet] of Object.entries(GSM7_EXTENSION_TABLE)) {
   extensionChar[septet] = ch.charCodeAt(0);
 }
 
+/** 1 for a septet whose basic character has its own value as code unit (digits, letters, most punctuation). */
+const sameAsLatin1 = new Uint8Array(256);
+for (let septet = 0; septet < 128; septet++) {
+  if (septet !== GSM7_ESCAPE && basicChar[septet] === septet) sameAsLatin1[septet] = 1;
+}
+
 function setSeptet(ch: string, value: number): void {
   const code = ch.charCodeAt(0);
   if (code < 128) asciiSeptet[code] = value;
@@ -63,6 +69,17 @@ export function encodeGsm7(text: string): Buffer {
  * the text, reads as a space.
  */
 export function decodeGsm7(octets: Uint8Array): string {
+  // Most texts on this path (every delivery receipt: "id:... stat:DELIVRD ...") hold only septets that are their
+  // own Latin-1 character: read natively, without the code unit array (the workers' profile had this function at
+  // 1.6 % of a 100k dispatch's samples).
+  let same = true;
+  for (let i = 0; i < octets.length; i++) {
+    if (sameAsLatin1[octets[i] as number] !== 1) {
+      same = false;
+      break;
+    }
+  }
+  if (same) return Buffer.from(octets.buffer, octets.byteOffset, octets.length).toString("latin1");
   const codes = new Uint16Array(octets.length);
   let n = 0;
   for (let i = 0; i < octets.length; i++) {
