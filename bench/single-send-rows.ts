@@ -21,7 +21,7 @@ import { BalanceLogType, BatchStatus, ReceiveResult, SendResult, TaskType } from
 import { createPrisma, migrate } from "@switchboard/db";
 import { seed } from "@switchboard/domain/seed";
 import pg from "pg";
-import { arg, cpuSecondsOf, fmt, log, postgresPids } from "./lib/platform";
+import { arg, cpuSecondsOf, fmt, log, postgresPids, scratchDatabase } from "./lib/platform";
 
 const GROUPS = arg("groups", 400);
 const GROUP = arg("group", 50);
@@ -103,13 +103,7 @@ const DELIVERED_BATCHES = `
   UPDATE message_batches SET "deliveredCount" = "deliveredCount" + 1 WHERE id = ANY ($1::bigint[])`;
 
 async function main() {
-  const dbName = `bench_rows_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const databaseUrl = u.toString();
+  const { databaseUrl, drop } = await scratchDatabase(adminUrl, `bench_rows_${randomBytes(4).toString("hex")}`);
   const db = new pg.Client({ connectionString: databaseUrl });
   try {
     await migrate(databaseUrl, "deploy");
@@ -228,8 +222,7 @@ async function main() {
   } finally {
     await db.end().catch(() => undefined);
     if (KEEP) log(`kept: ${databaseUrl}`);
-    else await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
+    await drop(KEEP);
   }
 }
 

@@ -149,22 +149,32 @@ export interface BenchPlatform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(opts: { env?: Record<string, string> } = {}): Promise<BenchPlatform> {
-  mkdirSync(WORK, { recursive: true });
-  const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const runId = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
-  const dbName = `bench_${runId}`;
+/** An empty database of a benchmark's own on the server of `adminUrl`; `drop` removes it (`keep`: leaves it). */
+export async function scratchDatabase(adminUrl: string, dbName: string) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${dbName}"`);
   const u = new URL(adminUrl);
   u.pathname = `/${dbName}`;
-  const databaseUrl = u.toString();
+  const drop = async (keep = false) => {
+    try {
+      if (!keep) await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
+  return { databaseUrl: u.toString(), drop };
+}
+
+export async function startPlatform(opts: { env?: Record<string, string> } = {}): Promise<BenchPlatform> {
+  mkdirSync(WORK, { recursive: true });
+  const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+  const { databaseUrl, drop } = await scratchDatabase(adminUrl, `bench_${runId}`);
   const uploadDir = path.join(WORK, `uploads-${runId}`);
   const cleanups: Array<() => Promise<unknown>> = [
-    async () => admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`),
-    async () => admin.end(),
+    drop,
     async () => rmSync(uploadDir, { recursive: true, force: true }),
   ];
   const close = async () => {
