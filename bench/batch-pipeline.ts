@@ -340,7 +340,13 @@ async function main() {
           `COPY (SELECT "batchId", phone, "countryCode", "channelId", segments, price, vars FROM recipients
                          WHERE "batchId" = $1) TO '${copyFile}' CSV`.replace("$1", batch.id.toString()),
         );
-        await db.query(`CREATE TABLE copy_reference (LIKE recipients INCLUDING ALL)`);
+        // With the partitions' storage settings too (LIKE copies no fillfactor): the same pages to fill.
+        const { rows: opts } = await db.query<{ options: string[] | null }>(
+          `SELECT reloptions AS options FROM pg_class
+           WHERE oid = (SELECT max(inhrelid) FROM pg_inherits WHERE inhparent = 'recipients'::regclass)`,
+        );
+        const withOptions = opts[0]?.options ? ` WITH (${opts[0].options.join(", ")})` : "";
+        await db.query(`CREATE TABLE copy_reference (LIKE recipients INCLUDING ALL)${withOptions}`);
         const c0 = performance.now();
         await db.query(
           `COPY copy_reference ("batchId", phone, "countryCode", "channelId", segments, price, vars) FROM '${copyFile}' CSV`,

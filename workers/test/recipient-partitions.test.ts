@@ -50,6 +50,24 @@ describe("recipients partitioned by id range", () => {
     expect(await ensureRecipientPartitions(deps, true)).toBe(0);
   });
 
+  it("leaves room on each page for a row's next version: every partition, new ones too, and the batches", async () => {
+    // A receipt changes no indexed column: with room on its page the update is HOT (no index entry), see
+    // migration 20261128000000_hot_updates. A partition created ahead of the ids must get the same setting.
+    // The sequence moved one width on (this run's database only: ids only grow), the scheduler's call creates the
+    // partition two widths past it with the function the migration replaced.
+    const [seq] = await prisma.$queryRaw<Array<{ last: bigint }>>`SELECT last_value AS last FROM recipients_id_seq`;
+    const ahead = `recipients_p${seq!.last / WIDTH + 3n}`;
+    await prisma.$executeRawUnsafe(`SELECT setval('recipients_id_seq', ${(seq!.last / WIDTH + 1n) * WIDTH})`);
+    expect(await ensureRecipientPartitions(deps, true)).toBeGreaterThan(0);
+    const rows = await prisma.$queryRaw<Array<{ name: string; options: string[] | null }>>`
+      SELECT c.relname AS name, c.reloptions AS options FROM pg_class c
+      WHERE c.oid = 'message_batches'::regclass
+         OR c.oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'recipients'::regclass)`;
+    expect(rows.map((r) => r.name)).toContain(ahead);
+    expect(rows.map((r) => r.name)).toContain("message_batches");
+    for (const r of rows) expect(r).toEqual({ name: r.name, options: ["fillfactor=70"] });
+  });
+
   it("writes an outcome and a receipt to its own row only, when another partition has a row at the same ctid", async () => {
     // Two partitions far past anything the tests write, fresh and empty, so each first row sits at ctid (0,1).
     const k = 1_000n + BigInt(Math.floor(Math.random() * 1_000)) * 2n;
