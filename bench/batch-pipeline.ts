@@ -31,7 +31,7 @@
 // It makes its own database (dropped at the end) and Redis prefix; needs PostgreSQL and Redis as `npm test` does.
 // Everything runs in this one process (API + workers), so the profile (--profile) covers both.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { BatchStatus, ProductCode } from "@switchboard/contracts";
@@ -43,6 +43,7 @@ import {
   cpuMeter,
   fmt,
   log,
+  pidsNamed,
   pollUntil,
   postgresPids,
   receiptLag,
@@ -181,20 +182,6 @@ function startKannelSimulator(dir: string, port: number, statsPort: number): Chi
 async function simStats(statsPort: number): Promise<Record<string, number>> {
   const res = await fetch(`http://127.0.0.1:${statsPort}/stats`);
   return (await res.json()) as Record<string, number>;
-}
-
-/** Process ids whose command name is `comm` (Linux /proc). */
-function pidsNamed(comm: string): number[] {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === comm;
-      } catch {
-        return false;
-      }
-    });
 }
 
 /** The machine's load average and how busy its cores were (all of them) since the previous call, for each figure. */

@@ -83,19 +83,22 @@ export function residentBytes(pid: number): number {
   }
 }
 
-/** The PostgreSQL server's processes (every backend of every database: run the bench on a quiet server). */
-export function postgresPids(): number[] {
+/** Process ids whose command name is `comm` (Linux /proc). */
+export function pidsNamed(comm: string): number[] {
   return readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === comm;
       } catch {
         return false;
       }
     });
 }
+
+/** Every PostgreSQL server process (the server's whole CPU is the platform's: the benches are its only clients). */
+export const postgresPids = (): number[] => pidsNamed("postgres");
 
 /**
  * CPU used by each named process between start() and stop(): where a pipeline's CPU goes per message, which on a
