@@ -10,24 +10,30 @@
 import { randomUUID } from "node:crypto";
 import { isClustered, type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 
+// One hash per batch: chunk -> "<expiry ms>:<owner token>". A zset of expiries beside a hash of owners took two
+// keys, five commands a lease and three a release: a group of single sends (a lease per batch) spent ~29 us of
+// Redis CPU a send on them, as much as everything else Redis does for it (docs/benchmarks.md, session 24). Named
+// chunk-leases:<batch>, not the zset's chunks:<batch>: a worker of the old form still running beside a new one
+// during an upgrade finds no WRONGTYPE, only leases it cannot see, for at most one ttl.
+
 // Leases of one or more chunks in one call (a group of single sends takes one per batch). KEYS: per chunk, its
-// batch's zset member -> expiry (ms) and hash member -> owner token; ARGV: ttl ms, then per chunk its member and
-// token. Takes each lease that is free, expired or already ours; returns per chunk 1 when held afterwards, else 0.
+// batch's hash; ARGV: ttl ms, then per chunk its member and token. Takes each lease that is free, expired or
+// already ours; returns per chunk 1 when held afterwards, else 0.
 const ACQUIRE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[1])
+local lease = string.format('%.0f', now + ttl) .. ':'
 local held = {}
-for i = 1, #KEYS / 2 do
-  local leases, owners, chunk, token = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i], ARGV[2 * i + 1]
-  local expiry = redis.call('ZSCORE', leases, chunk)
-  if expiry and tonumber(expiry) > now and redis.call('HGET', owners, chunk) ~= token then
+for i = 1, #KEYS do
+  local key, chunk, token = KEYS[i], ARGV[2 * i], ARGV[2 * i + 1]
+  local v = redis.call('HGET', key, chunk)
+  local sep = v and string.find(v, ':', 1, true)
+  if sep and tonumber(string.sub(v, 1, sep - 1)) > now and string.sub(v, sep + 1) ~= token then
     held[i] = 0
   else
-    redis.call('ZADD', leases, now + ttl, chunk)
-    redis.call('HSET', owners, chunk, token)
-    redis.call('PEXPIRE', leases, ttl)
-    redis.call('PEXPIRE', owners, ttl)
+    redis.call('HSET', key, chunk, lease .. token)
+    redis.call('PEXPIRE', key, ttl)
     held[i] = 1
   end
 end
@@ -36,21 +42,27 @@ return held
 
 // KEYS as ACQUIRE's; ARGV: per chunk its member and token. Releases each lease still ours.
 const RELEASE = redisScript(`
-for i = 1, #KEYS / 2 do
-  local leases, owners, chunk = KEYS[2 * i - 1], KEYS[2 * i], ARGV[2 * i - 1]
-  if redis.call('HGET', owners, chunk) == ARGV[2 * i] then
-    redis.call('ZREM', leases, chunk)
-    redis.call('HDEL', owners, chunk)
+for i = 1, #KEYS do
+  local key, chunk, token = KEYS[i], ARGV[2 * i - 1], ARGV[2 * i]
+  local v = redis.call('HGET', key, chunk)
+  local sep = v and string.find(v, ':', 1, true)
+  if sep and string.sub(v, sep + 1) == token then
+    redis.call('HDEL', key, chunk)
   end
 end
 return 0
 `);
 
+// KEYS[1] a batch's hash. How many of its leases are live (an expired one counts for nothing: its holder is gone).
 const ACTIVE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-return redis.call('ZCARD', KEYS[1])
+local n = 0
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do
+  local sep = string.find(v, ':', 1, true)
+  if sep and tonumber(string.sub(v, 1, sep - 1)) > now then n = n + 1 end
+end
+return n
 `);
 
 export interface ChunkLease {
@@ -74,10 +86,9 @@ export class ChunkLeases {
     readonly ttlMs: number,
   ) {}
 
-  /** The scripts take both: on a cluster they share the batch's hash tag ({sb:chunks:<batch>}). */
-  private keys(batchId: string): [string, string] {
-    const leases = slotGroup(this.redis, `${this.prefix}chunks:${batchId}`);
-    return [leases, `${leases}:owners`];
+  /** A batch's leases (on a cluster in a slot of their own, {sb:chunk-leases:<batch>}). */
+  private key(batchId: string): string {
+    return slotGroup(this.redis, `${this.prefix}chunk-leases:${batchId}`);
   }
 
   /** The lease of one chunk, or null while another process holds it. */
@@ -98,7 +109,7 @@ export class ChunkLeases {
     const held = (await runScript(
       this.redis,
       ACQUIRE,
-      chunks.flatMap((c) => this.keys(c.batchId)),
+      chunks.map((c) => this.key(c.batchId)),
       [this.ttlMs, ...chunks.flatMap((c, i) => [c.chunk, tokens[i] as string])],
     )) as number[];
     return chunks.map(({ batchId, chunk }, i) =>
@@ -117,13 +128,13 @@ export class ChunkLeases {
     await runScript(
       this.redis,
       RELEASE,
-      held.flatMap((l) => this.keys(l.batchId)),
+      held.map((l) => this.key(l.batchId)),
       held.flatMap((l) => [l.chunk, l.token]),
     );
   }
 
   private leaseOf(batchId: string, chunk: string, token: string): HeldLease {
-    const keys = this.keys(batchId);
+    const keys = [this.key(batchId)];
     return {
       batchId,
       chunk,
@@ -138,7 +149,6 @@ export class ChunkLeases {
 
   /** How many chunks of the batch hold a live lease. */
   async active(batchId: string): Promise<number> {
-    const [leases] = this.keys(batchId);
-    return (await runScript(this.redis, ACTIVE, [leases], [])) as number;
+    return (await runScript(this.redis, ACTIVE, [this.key(batchId)], [])) as number;
   }
 }
