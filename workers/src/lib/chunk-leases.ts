@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { isClustered, type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 
 // One hash per batch: chunk -> "<expiry ms>:<owner token>". A zset of expiries beside a hash of owners took two
-// keys, five commands a lease and three a release: a group of single sends (a lease per batch) spent ~29 us of
+// keys, five commands a lease and three a release: a group of single sends (a lease per batch) spent ~25 us of
 // Redis CPU a send on them, about half of what Redis does for one (docs/benchmarks.md, session 24). Named
 // chunk-leases:<batch>, not the zset's chunks:<batch>: a worker of the old form still running beside a new one
 // during an upgrade finds no WRONGTYPE, only leases it cannot see, for at most one ttl.
