@@ -4,11 +4,16 @@
 // machine), the chunk's job runs again later and reads the recipients still unsent: without this journal, the
 // ones the provider had already accepted would be among them, and be sent twice.
 //
-// So, in Redis (ids and provider ids only, never numbers or text), per chunk of a batch:
-//   1. intent:  before a group of messages leaves (one awaited HSET per token batch), each recipient -> "i";
-//   2. outcome: as soon as the provider answers (one HSET per event-loop turn), recipient -> its outcome;
-//   3. forget:  once the outcome's database write has landed (one HDEL per write) — and, at the end of a round,
-//               the intents of recipients that were not accepted (retry, fallback, never handed over).
+// So, in Redis (ids and provider ids only, never numbers or text), a hash per chunk of a batch. A chunk run writes
+// a field per call, never a field per recipient (a field per recipient cost Redis more than any other command of
+// the dispatch, and the workers a string per id and per outcome: docs/benchmarks.md, session 25):
+//   1. intent:  before a group of messages leaves (one awaited HSET per group), `i<run>.<n>` -> their ids;
+//   2. outcome: as soon as the provider answers (one HSET per event-loop turn), `o<run>.<n>` -> the turn's outcomes;
+//   3. forget:  a field goes (HDEL) once every recipient in it is settled: its outcome's database write has landed,
+//               or (an intent) it was not accepted after all (retry, fallback, never handed over). The run keeps
+//               in memory how many of each of its fields are still open.
+// A group of single sends journals a field per recipient (`<recipient>` -> "i", then its outcome), a hash per send
+// (singles()): one recipient per chunk. Replay reads both forms.
 // The next run of a chunk, which holds the chunk's lease, first writes back what its journal holds: outcomes as
 // they are, and intents without an outcome as failed with "lost_in_flight" (the provider may or may not have the
 // message: it is not sent again, and it is refunded like any failure). Settlement does the same for every chunk
@@ -17,6 +22,7 @@
 //
 // What can still reach the provider twice: nothing the journal saw. A process that dies between a group's
 // intents and their sends leaves at most one token batch failed as lost_in_flight without having sent them.
+import { randomBytes } from "node:crypto";
 import { SendResult } from "@switchboard/contracts";
 import { isClustered, type RedisConnection, redisScript, runScript, slotGroup } from "@switchboard/domain/redis";
 import type { ChainableCommander } from "ioredis";
@@ -67,28 +73,82 @@ export interface ReplayCounts {
 }
 
 /** An outcome as kept: [result, provider id, error code, receipt result, receipt error] (cheap to write per send). */
-function serialize(row: SendOutcomeRow): string {
-  const out: unknown[] = [row.result, row.providerMessageId, row.errorCode];
+type Kept = [
+  SendOutcomeRow["result"],
+  string | null,
+  string | null,
+  NonNullable<SendOutcomeRow["receipt"]>["result"]?,
+  (string | null)?,
+];
+
+function kept(row: SendOutcomeRow): Kept {
+  const out: Kept = [row.result, row.providerMessageId, row.errorCode];
   if (row.receipt) out.push(row.receipt.result, row.receipt.errorCode);
-  return JSON.stringify(out);
+  return out;
 }
 
-function deserialize(recipientId: string, value: string): SendOutcomeRow {
-  const [result, providerMessageId, errorCode, receiptResult, receiptError] = JSON.parse(value) as [
-    SendOutcomeRow["result"],
-    string | null,
-    string | null,
-    NonNullable<SendOutcomeRow["receipt"]>["result"] | undefined,
-    string | null | undefined,
-  ];
+function serialize(row: SendOutcomeRow): string {
+  return JSON.stringify(kept(row));
+}
+
+function fromKept(recipientId: string, [result, providerMessageId, errorCode, receiptResult, receiptError]: Kept) {
   return {
     recipientId: BigInt(recipientId),
     result,
     providerMessageId,
     errorCode,
     ...(receiptResult === undefined ? {} : { receipt: { result: receiptResult, errorCode: receiptError ?? null } }),
-  };
+  } satisfies SendOutcomeRow;
 }
+
+/** A turn's outcomes in one field: [recipient, ...kept] each. */
+function serializeRows(rows: readonly SendOutcomeRow[]): string {
+  return JSON.stringify(rows.map((r) => [r.recipientId.toString(), ...kept(r)]));
+}
+
+/**
+ * What a chunk's hash holds, read back: the outcomes (by recipient) and the recipients intended. A field named by
+ * a recipient is the per-recipient form (singles(), and chunk runs of earlier versions); `i…` a group's intents;
+ * `o…` (a turn's outcomes) and `k…` (outcomes kept after their write failed for good) rows.
+ */
+function readChunk(hash: Record<string, string>): {
+  outcomes: Map<string, SendOutcomeRow>;
+  intents: Set<string>;
+  outcomeFields: string[];
+} {
+  const outcomes = new Map<string, SendOutcomeRow>();
+  const intents = new Set<string>();
+  const outcomeFields: string[] = [];
+  for (const [field, value] of Object.entries(hash)) {
+    const kind = field.charCodeAt(0);
+    if (kind >= 48 && kind <= 57) {
+      if (value === INTENT) intents.add(field);
+      else {
+        outcomes.set(field, fromKept(field, JSON.parse(value) as Kept));
+        outcomeFields.push(field);
+      }
+    } else if (field.startsWith(GROUP_INTENT)) {
+      for (const id of value.split(",")) intents.add(id);
+    } else {
+      for (const [id, ...rest] of JSON.parse(value) as Array<[string, ...Kept]>) {
+        // A recipient in a turn's field and a kept one: the kept row may carry a receipt that came after the turn.
+        const row = fromKept(id, rest);
+        if (!outcomes.get(id)?.receipt || row.receipt) outcomes.set(id, row);
+      }
+      outcomeFields.push(field);
+    }
+  }
+  return { outcomes, intents, outcomeFields };
+}
+
+/** Field prefixes of a chunk run's journal (see the header). */
+const GROUP_INTENT = "i";
+const GROUP_OUTCOMES = "o";
+const GROUP_KEPT = "k";
+
+/** Names this process's chunk runs apart from each other's and from other processes' (a field per run and call). */
+const PROCESS_TAG = randomBytes(4).toString("hex");
+let runs = 0;
 
 export class OutcomeJournal {
   constructor(
@@ -115,44 +175,103 @@ export class OutcomeJournal {
     return this.redis.smembers(this.batchesKey);
   }
 
-  /** The journal of one chunk of a batch, as a chunk run uses it. */
+  /**
+   * The journal of one chunk of a batch, as a chunk run uses it: a field per call (see the header), and, in memory,
+   * how many recipients of each field are still open and which field holds each recipient.
+   */
   of(batchId: bigint | string, chunk: string): OutcomeJournalOf {
     const key = this.key(batchId, chunk);
+    const run = `${PROCESS_TAG}${(runs++).toString(36)}.`;
+    let calls = 0;
     let listed = false;
+    const field = (kind: string) => `${kind}${run}${(calls++).toString(36)}`;
+    /** Each intent field's recipients not settled yet, and where each recipient's intent is. */
+    const intents = new Map<string, Set<bigint>>();
+    const intentOf = new Map<bigint, string>();
+    /** How many of each outcome field's recipients are not written yet, and where each recipient's outcome is. */
+    const outcomes = new Map<string, number>();
+    const outcomeOf = new Map<bigint, string>();
+    /** Settles recipients' intents; the fields touched, each with what is left of it. */
+    const settleIntents = (ids: Iterable<bigint>) => {
+      const touched = new Map<string, Set<bigint>>();
+      for (const id of ids) {
+        const at = intentOf.get(id);
+        const open = at === undefined ? undefined : intents.get(at);
+        if (at === undefined || !open) continue;
+        intentOf.delete(id);
+        open.delete(id);
+        touched.set(at, open);
+      }
+      for (const at of touched.keys()) if (touched.get(at)?.size === 0) intents.delete(at);
+      return touched;
+    };
     return {
       intend: async (ids) => {
         if (ids.length === 0) return;
-        const fields = ids.flatMap((id) => [id.toString(), INTENT]);
+        const at = field(GROUP_INTENT);
+        intents.set(at, new Set(ids));
+        for (const id of ids) intentOf.set(id, at);
+        const value = ids.join(",");
         if (listed) {
-          await this.redis.hset(key, ...fields);
+          await this.redis.hset(key, at, value);
           return;
         }
         // the first write of a chunk run: the key's lifetime and the batch's list of journaled chunks
         listed = true;
         await this.redis
           .multi()
-          .hset(key, ...fields)
+          .hset(key, at, value)
           .pexpire(key, KEEP_MS)
           .sadd(this.chunksKey(batchId), chunk)
           .pexpire(this.chunksKey(batchId), KEEP_MS)
           .exec();
       },
       drop: async (ids) => {
-        if (ids.length > 0) await this.redis.hdel(key, ...ids.map(String));
+        // A field whose recipients all went goes; one that still holds some (accepted, their outcome not written
+        // yet) is written again without the dropped ones, which must not be read back as lost in flight.
+        const gone: string[] = [];
+        const rest: string[] = [];
+        for (const [at, open] of settleIntents(ids)) {
+          if (open.size === 0) gone.push(at);
+          else rest.push(at, [...open].join(","));
+        }
+        if (gone.length === 0 && rest.length === 0) return;
+        const tx = this.redis.multi();
+        if (gone.length > 0) tx.hdel(key, ...gone);
+        if (rest.length > 0) tx.hset(key, ...rest);
+        await tx.exec();
       },
       ahead: async (rows) => {
+        if (rows.length === 0) return;
+        const at = field(GROUP_OUTCOMES);
+        for (const r of rows) outcomeOf.set(r.recipientId, at);
+        outcomes.set(at, rows.length);
         // the key's lifetime was set by the chunk's first intent
-        if (rows.length > 0)
-          await this.redis.hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]));
+        await this.redis.hset(key, at, serializeRows(rows));
       },
       forget: async (rows) => {
-        if (rows.length > 0) await this.redis.hdel(key, ...rows.map((r) => r.recipientId.toString()));
+        // Written: an intent left in its field now is harmless (the write back records unsent recipients only).
+        const gone: string[] = [];
+        for (const r of rows) {
+          const at = outcomeOf.get(r.recipientId);
+          if (at === undefined) continue;
+          outcomeOf.delete(r.recipientId);
+          const left = (outcomes.get(at) ?? 1) - 1;
+          if (left > 0) outcomes.set(at, left);
+          else {
+            outcomes.delete(at);
+            gone.push(at);
+          }
+        }
+        for (const [at, open] of settleIntents(rows.map((r) => r.recipientId))) if (open.size === 0) gone.push(at);
+        if (gone.length > 0) await this.redis.hdel(key, ...gone);
       },
       keep: async (rows) => {
         if (rows.length === 0) return;
+        // Their intent and outcome fields stay too (never settled): replay reads each recipient once.
         const tx = this.redis
           .multi()
-          .hset(key, ...rows.flatMap((r) => [r.recipientId.toString(), serialize(r)]))
+          .hset(key, field(GROUP_KEPT), serializeRows(rows))
           .pexpire(key, KEEP_MS)
           .sadd(this.chunksKey(batchId), chunk)
           .pexpire(this.chunksKey(batchId), KEEP_MS);
@@ -314,14 +433,16 @@ export class OutcomeJournal {
     const chunks = opts.ownChunk === undefined ? await this.redis.smembers(this.chunksKey(batchId)) : [opts.ownChunk];
     for (const chunk of chunks) {
       const key = this.key(batchId, chunk);
-      const kept = await this.redis.hgetall(key);
+      const hash = await this.redis.hgetall(key);
+      const { outcomes, intents, outcomeFields } = readChunk(hash);
       const withIntents = opts.allIntents === true || chunk === opts.ownChunk;
-      const rows: SendOutcomeRow[] = [];
-      for (const [id, value] of Object.entries(kept)) {
-        if (value !== INTENT) {
-          rows.push(deserialize(id, value));
-          counts.outcomes += 1;
-        } else if (withIntents) {
+      const rows = [...outcomes.values()];
+      counts.outcomes += rows.length;
+      // Written back: every field with an outcome, and (with intents) every field read.
+      let fields = outcomeFields;
+      if (withIntents) {
+        for (const id of intents) {
+          if (outcomes.has(id)) continue;
           rows.push({
             recipientId: BigInt(id),
             result: SendResult.FAILURE,
@@ -330,11 +451,10 @@ export class OutcomeJournal {
           });
           counts.lostInFlight += 1;
         }
+        fields = Object.keys(hash);
       }
-      if (rows.length > 0) {
-        await write(rows);
-        await this.redis.hdel(key, ...rows.map((r) => r.recipientId.toString()));
-      }
+      if (rows.length > 0) await write(rows);
+      if (fields.length > 0) await this.redis.hdel(key, ...fields);
       if ((await this.redis.hlen(key)) === 0) await this.redis.srem(this.chunksKey(batchId), chunk);
     }
     return counts;
