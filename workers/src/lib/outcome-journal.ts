@@ -9,9 +9,10 @@
 // the dispatch, and the workers a string per id and per outcome: docs/benchmarks.md, session 25):
 //   1. intent:  before a group of messages leaves (one awaited HSET per group), `i<run>.<n>` -> their ids;
 //   2. outcome: as soon as the provider answers (one HSET per event-loop turn), `o<run>.<n>` -> the turn's outcomes;
-//   3. forget:  a field goes (HDEL) once every recipient in it is settled: its outcome's database write has landed,
-//               or (an intent) it was not accepted after all (retry, fallback, never handed over). The run keeps
-//               in memory how many of each of its fields are still open.
+//   3. forget:  once a recipient is settled (its outcome's database write has landed, or, an intent, it was not
+//               accepted after all: retry, fallback, never handed over), it leaves its fields: a field with none
+//               left goes (HDEL), a group's intents partly settled are written again with the rest (one round trip
+//               per database write or round). The run keeps in memory which recipients each of its fields holds.
 // A group of single sends journals a field per recipient (`<recipient>` -> "i", then its outcome), a hash per send
 // (singles()): one recipient per chunk. Replay reads both forms.
 // The next run of a chunk, which holds the chunk's lease, first writes back what its journal holds: outcomes as
@@ -191,19 +192,40 @@ export class OutcomeJournal {
     /** How many of each outcome field's recipients are not written yet, and where each recipient's outcome is. */
     const outcomes = new Map<string, number>();
     const outcomeOf = new Map<bigint, string>();
-    /** Settles recipients' intents; the fields touched, each with what is left of it. */
-    const settleIntents = (ids: Iterable<bigint>) => {
-      const touched = new Map<string, Set<bigint>>();
+    /**
+     * Settles recipients' intents: the fields left with none go (`gone`), the others are written again with what is
+     * left of them (`rest`: field, value...), so that a field always holds exactly its recipients not settled, and a
+     * write back never reads a settled one as lost in flight.
+     */
+    const settleIntents = (ids: Iterable<bigint>, gone: string[]): string[] => {
+      const touched = new Set<string>();
       for (const id of ids) {
         const at = intentOf.get(id);
         const open = at === undefined ? undefined : intents.get(at);
         if (at === undefined || !open) continue;
         intentOf.delete(id);
         open.delete(id);
-        touched.set(at, open);
+        touched.add(at);
       }
-      for (const at of touched.keys()) if (touched.get(at)?.size === 0) intents.delete(at);
-      return touched;
+      const rest: string[] = [];
+      for (const at of touched) {
+        const open = intents.get(at);
+        if (open === undefined || open.size === 0) {
+          intents.delete(at);
+          gone.push(at);
+        } else rest.push(at, [...open].join(","));
+      }
+      return rest;
+    };
+    /** Removes the fields gone and rewrites the others, in one round trip. */
+    const update = async (gone: string[], rest: string[]) => {
+      if (rest.length === 0) {
+        if (gone.length > 0) await this.redis.hdel(key, ...gone);
+        return;
+      }
+      const tx = this.redis.multi();
+      if (gone.length > 0) tx.hdel(key, ...gone);
+      await tx.hset(key, ...rest).exec();
     };
     return {
       intend: async (ids) => {
@@ -227,19 +249,9 @@ export class OutcomeJournal {
           .exec();
       },
       drop: async (ids) => {
-        // A field whose recipients all went goes; one that still holds some (accepted, their outcome not written
-        // yet) is written again without the dropped ones, which must not be read back as lost in flight.
+        // Not accepted after all: not in flight, whatever happens next.
         const gone: string[] = [];
-        const rest: string[] = [];
-        for (const [at, open] of settleIntents(ids)) {
-          if (open.size === 0) gone.push(at);
-          else rest.push(at, [...open].join(","));
-        }
-        if (gone.length === 0 && rest.length === 0) return;
-        const tx = this.redis.multi();
-        if (gone.length > 0) tx.hdel(key, ...gone);
-        if (rest.length > 0) tx.hset(key, ...rest);
-        await tx.exec();
+        await update(gone, settleIntents(ids, gone));
       },
       ahead: async (rows) => {
         if (rows.length === 0) return;
@@ -250,7 +262,6 @@ export class OutcomeJournal {
         await this.redis.hset(key, at, serializeRows(rows));
       },
       forget: async (rows) => {
-        // Written: an intent left in its field now is harmless (the write back records unsent recipients only).
         const gone: string[] = [];
         for (const r of rows) {
           const at = outcomeOf.get(r.recipientId);
@@ -263,8 +274,13 @@ export class OutcomeJournal {
             gone.push(at);
           }
         }
-        for (const [at, open] of settleIntents(rows.map((r) => r.recipientId))) if (open.size === 0) gone.push(at);
-        if (gone.length > 0) await this.redis.hdel(key, ...gone);
+        await update(
+          gone,
+          settleIntents(
+            rows.map((r) => r.recipientId),
+            gone,
+          ),
+        );
       },
       keep: async (rows) => {
         if (rows.length === 0) return;
