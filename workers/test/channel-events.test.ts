@@ -136,6 +136,11 @@ async function drain() {
   }
 }
 
+/** This channel's deferred events are due now, as once their backoff has passed. */
+async function dueNow() {
+  await prisma.channelEvent.updateMany({ where: { channelId }, data: { notBefore: new Date() } });
+}
+
 /** A user's text reply to one of our messages (context.id), as WhatsApp posts it. */
 const replyPayload = (id: string, contextId: string, text = "STOP please") =>
   webhookEnvelope({
@@ -211,7 +216,8 @@ describe("webhook events", () => {
     expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(1);
     // the send's answer arrives: the recipient now carries the wamid
     await prisma.recipient.updateMany({ where: { batchId }, data: { providerMessageId: wamid } });
-    await new Promise((r) => setTimeout(r, 20));
+    // Its backoff has passed (the harness's own loop may have deferred it again meanwhile, by its default 0.5-1 s).
+    await dueNow();
     await drain();
     const [row] = await prisma.recipient.findMany({ where: { batchId } });
     expect(row?.receiveResult).toBe(1);
@@ -256,6 +262,7 @@ describe("a reply that beats our send's answer", () => {
     expect(await prisma.channelEvent.count({ where: { channelId } })).toBe(1);
     // The send's outcome is written: the reply now finds its message.
     await prisma.recipient.updateMany({ where: { batchId }, data: { providerMessageId: pending } });
+    await dueNow();
     await waitFor("the reply stored", async () => {
       await applyChannelEvents(h.deps, DEFAULT_CHANNEL_EVENT_TUNING);
       const m = await prisma.inboundMessage.findFirst({ where: { channelId, providerMessageId: inboundId } });

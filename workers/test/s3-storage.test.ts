@@ -132,7 +132,10 @@ describe("STORAGE=s3: API and workers on one bucket", () => {
     );
     expect(ingested).toMatchObject({ status: BatchStatus.PENDING_SEND, totalCount: 2_000, validCount: 2_000 });
     expect(await prisma.recipient.count({ where: { batchId: BigInt(batchId) } })).toBe(2_000);
-    expect(await bucket.stat(stored.filePath as string)).toBeNull();
+    // The upload goes right after the ingest's commit (personal data is not kept): gone within moments.
+    await waitFor("the upload removed", async () =>
+      (await bucket.stat(stored.filePath as string)) === null ? true : undefined,
+    );
     await api.inject({
       method: "POST",
       url: "/batch/cancel",
